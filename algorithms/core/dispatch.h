@@ -1,0 +1,44 @@
+/*
+ * dispatch.h - the one CPU/GPU decision made per statement, at the boundary.
+ *
+ * VSGPU_EXECUTION_MODE=AUTO|CPU|GPU. AUTO takes the GPU only where this build
+ * has a GPU kernel for the operation, a CUDA device answers, and the input is
+ * above the operation's crossover size; otherwise it runs on the CPU and says
+ * why (the caller turns the reason into one CE_Warning). GPU forces the GPU
+ * and fails, with the reason, where that cannot be done. CPU never touches
+ * CUDA.
+ */
+#ifndef VSGPU_DISPATCH_H
+#define VSGPU_DISPATCH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { VSG_MODE_AUTO = 0, VSG_MODE_CPU, VSG_MODE_GPU } vsg_exec_mode;
+typedef enum { VSG_RUNTIME_CPU = 0, VSG_RUNTIME_GPU } vsg_runtime;
+
+typedef struct {
+    vsg_exec_mode requested;
+    vsg_runtime selected;
+    int must_fail;      /* GPU requested and impossible: fail the statement */
+    int is_fallback;    /* AUTO chose the CPU for a reason worth a warning   */
+    char reason[256];   /* why the CPU was selected ("" when not relevant)   */
+} vsg_dispatch_decision;
+
+/* Parses AUTO/CPU/GPU (case-insensitive). Returns 0 on success. */
+int vsg_exec_mode_parse(const char *text, vsg_exec_mode *out);
+const char *vsg_exec_mode_name(vsg_exec_mode m);
+const char *vsg_runtime_name(vsg_runtime r);
+
+/* operation: the user-facing name ("ST_Intersection", "ST_Union", ...).
+ * Probes CUDA lazily (first call only) when the mode allows the GPU. */
+void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation,
+                         int64_t input_rows, vsg_dispatch_decision *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VSGPU_DISPATCH_H */

@@ -1,0 +1,189 @@
+/*
+ * vsgpu_engine.h - the public C interface of algorithms/: the geometry
+ * engine that executes the operations of a bound VSGPU statement.
+ *
+ * The engine knows nothing of GDAL: it takes geometries as WKB (ISO or
+ * extended, little or big endian) and returns WKB (ISO, little endian).
+ * Attributes, schemas and feature ids stay in driver/, which refers to
+ * inputs by their index in the arrays it passed in.
+ *
+ * Error convention (one for this layer): every function returns a
+ * vsg_status; on failure a message naming the feature index and the cause
+ * is available from vsg_engine_last_error(). Nothing here calls CPLError,
+ * prints, or ends the process.
+ *
+ * Determinism: every output array is ordered by input index, then method
+ * index (intersection), or by group index (dissolve), whatever the thread
+ * count.
+ */
+#ifndef VSGPU_ENGINE_H
+#define VSGPU_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes, grouped by category ------------------------------- */
+typedef enum {
+    VSG_OK = 0,
+    /* caller errors */
+    VSG_ERR_INVALID_ARG = 100,
+    /* resource errors */
+    VSG_ERR_NOMEM = 200,
+    VSG_ERR_THREAD = 201,
+    /* input errors */
+    VSG_ERR_CORRUPT_WKB = 300,        /* malformed WKB (policy ERROR, or
+                                         nothing could be read)            */
+    VSG_ERR_INVALID_GEOMETRY = 301,   /* VSGPU_INVALID=ERROR and an invalid
+                                         or non-finite geometry was seen    */
+    VSG_ERR_UNSUPPORTED = 302,
+    /* computation errors */
+    VSG_ERR_GEOS = 400,               /* a GEOS operation failed and
+                                         SKIP_FAILURES is off               */
+    /* device errors (used by the GPU engine from a later issue) */
+    VSG_ERR_NO_GPU = 500,
+    VSG_ERR_GPU_OOM = 501,
+    VSG_ERR_GPU_KERNEL = 502
+} vsg_status;
+
+const char *vsg_status_name(vsg_status st);
+
+/* ---- options --------------------------------------------------------- */
+typedef enum {
+    VSG_INVALID_REPAIR = 0,  /* GEOSMakeValid, counted (default)            */
+    VSG_INVALID_SKIP,        /* drop the feature, counted                   */
+    VSG_INVALID_ERROR        /* fail the statement (VSG_ERR_INVALID_GEOMETRY)*/
+} vsg_invalid_policy;
+
+typedef struct {
+    int num_threads;              /* >= 1; 0 means all cores                */
+    vsg_invalid_policy invalid;
+    int skip_failures;            /* SKIP_FAILURES                          */
+    int promote_to_multi;         /* PROMOTE_TO_MULTI                       */
+    int keep_lower_dim;           /* KEEP_LOWER_DIMENSION_GEOMETRIES: 0 keeps
+                                     only the parts of the result whose
+                                     dimension is min(dim input, dim method)
+                                     and drops results with none (counted)  */
+} vsg_engine_options;
+
+void vsg_engine_options_init(vsg_engine_options *opts); /* the defaults   */
+
+/* ---- inputs and outputs ---------------------------------------------- */
+
+/* count geometries as WKB; wkb[i] == NULL is a null geometry. */
+typedef struct {
+    size_t count;
+    const unsigned char *const *wkb;
+    const size_t *size;
+} vsg_wkb_array;
+
+/* Results, owned by the engine until vsg_result_clear(). For dissolve,
+ * input_index is the group index and method_index is -1. For clip,
+ * method_index is -1. wkb[i] is never NULL except for a dissolve group
+ * whose geometries are all null (then size[i] == 0). */
+typedef struct {
+    size_t count;
+    int64_t *input_index;
+    int64_t *method_index;
+    unsigned char **wkb;
+    size_t *size;
+    size_t capacity;
+} vsg_result;
+
+void vsg_result_init(vsg_result *r);
+void vsg_result_clear(vsg_result *r);   /* frees, then re-inits            */
+
+/* Counters accumulated over the life of an engine (one statement). Every
+ * input feature is in the output or in one of these. */
+typedef struct {
+    int64_t input_rows;          /* input geometries seen                    */
+    int64_t method_rows;         /* method geometries seen                   */
+    int64_t null_geometries;     /* null: take part in nothing, not an error */
+    int64_t empty_geometries;    /* empty: intersect nothing                 */
+    int64_t invalid_repaired;    /* made valid (VSGPU_INVALID=REPAIR)        */
+    int64_t invalid_skipped;     /* dropped (SKIP, or not repairable)        */
+    int64_t rings_closed;        /* unclosed rings closed before reading     */
+    int64_t corrupt_skipped;     /* unreadable WKB, dropped                  */
+    int64_t nonfinite_skipped;   /* NaN/Inf coordinates, dropped             */
+    int64_t failures_skipped;    /* GEOS failures skipped (SKIP_FAILURES)    */
+    int64_t lower_dim_dropped;   /* results of lower dimension, dropped      */
+    int64_t type_skipped;        /* dissolve: parts of another dimension than
+                                    the group's, dropped                     */
+    int64_t candidate_pairs;     /* envelope candidates (intersection/clip)  */
+    int64_t contained_shortcuts; /* pairs decided by containment, no overlay */
+    int64_t output_rows;
+    int64_t coverage_union_groups;
+    int64_t unary_union_groups;
+} vsg_counts;
+
+/* ---- profiling rail (VSGPU_PROFILE) ------------------------------------ */
+typedef struct vsg_profile vsg_profile;
+
+/* Accumulates one record per (stage, device): repeated calls add elapsed
+ * time and rows; bytes add; pool_peak keeps the maximum. */
+void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
+                     double elapsed_s, int64_t rows_in, int64_t rows_out,
+                     int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak);
+double vsg_now_s(void);          /* monotonic clock, seconds               */
+size_t vsg_profile_count(const vsg_profile *p);
+/* Record i; strings owned by the profile. Returns 0 if i is out of range. */
+int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
+                    const char **device, double *elapsed_s, int64_t *rows_in,
+                    int64_t *rows_out, int64_t *bytes_h2d, int64_t *bytes_d2h,
+                    int64_t *pool_peak);
+/* Writes the trace (schema in docs/profiling.md). meta: NULL-terminated
+ * array of "KEY=VALUE" strings written as the "statement" object. */
+vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
+                                  const char *const *meta);
+
+/* ---- the engine -------------------------------------------------------- */
+typedef struct vsg_engine vsg_engine;
+typedef struct vsg_method_index vsg_method_index;
+
+/* Creates the engine: a thread pool and a GEOS context per thread. */
+vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out);
+void vsg_engine_destroy(vsg_engine *e);
+const char *vsg_engine_last_error(const vsg_engine *e);
+const vsg_counts *vsg_engine_counts(const vsg_engine *e);
+vsg_profile *vsg_engine_profile(vsg_engine *e);
+int vsg_engine_num_threads(const vsg_engine *e);
+
+/* Reads, checks and repairs (per policy) the method geometries and builds
+ * an STR tree over their envelopes. The index keeps no pointer into
+ * method: the caller may free the WKB afterwards. */
+vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
+                                  vsg_method_index **out);
+void vsg_method_index_destroy(vsg_method_index *idx);
+/* Dimension of the method layer's geometries (0, 1, 2; -1 if none). */
+int vsg_method_index_dimension(const vsg_method_index *idx);
+
+/* OGRLayer::Intersection semantics for one batch of input geometries:
+ * one result per (input, method) pair whose intersection is not empty. */
+vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
+                                  const vsg_wkb_array *input, vsg_result *out);
+
+/* OGRLayer::Clip semantics: one result per input geometry whose
+ * intersection with the union of the method geometries is not empty. */
+vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
+                          const vsg_wkb_array *input, vsg_result *out);
+
+/* GEOSClipByRect semantics; rect = xmin, ymin, xmax, ymax. */
+vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
+                               const vsg_wkb_array *input, vsg_result *out);
+
+/* Union of geoms grouped by group_of[i] in [0, n_groups): one result per
+ * group, in group order, each a valid Multi* geometry of the group's
+ * highest dimension (an empty MultiPolygon for a group of empties; wkb
+ * NULL only when every geometry of the group is null). Coverage union where
+ * the group is a valid coverage, unary union otherwise. */
+vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms,
+                        const int64_t *group_of, int64_t n_groups,
+                        vsg_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VSGPU_ENGINE_H */
