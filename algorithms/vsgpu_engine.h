@@ -150,6 +150,11 @@ const char *vsg_engine_last_error(const vsg_engine *e);
 const vsg_counts *vsg_engine_counts(const vsg_engine *e);
 vsg_profile *vsg_engine_profile(vsg_engine *e);
 int vsg_engine_num_threads(const vsg_engine *e);
+/* Batch-relative index of the input (dissolve: of the geometry) that made
+ * the last call fail, -1 when the failure names none. */
+int64_t vsg_engine_error_input_index(const vsg_engine *e);
+/* Index of the method feature named by the last failure, -1 if none. */
+int64_t vsg_engine_error_method_index(const vsg_engine *e);
 
 /* Reads, checks and repairs (per policy) the method geometries and builds
  * an STR tree over their envelopes. The index keeps no pointer into
@@ -159,6 +164,10 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
 void vsg_method_index_destroy(vsg_method_index *idx);
 /* Dimension of the method layer's geometries (0, 1, 2; -1 if none). */
 int vsg_method_index_dimension(const vsg_method_index *idx);
+
+/* Every operation below replaces the contents of out (vsg_result_clear
+ * first): out holds the results of one batch only. On failure out is
+ * empty. Indexes in out and in error messages are batch-relative. */
 
 /* OGRLayer::Intersection semantics for one batch of input geometries:
  * one result per (input, method) pair whose intersection is not empty. */

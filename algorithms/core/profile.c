@@ -1,0 +1,211 @@
+/*
+ * profile.c - the stage trace behind VSGPU_PROFILE (schema in
+ * docs/profiling.md).
+ *
+ * One record per (stage, device), in order of first appearance, so a
+ * batched statement produces one line per stage rather than one per batch.
+ * Records are few (tens), so lookup is a linear scan.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "profile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    char *stage;
+    char *device;
+    double elapsed_s;
+    int64_t rows_in, rows_out, bytes_h2d, bytes_d2h, pool_peak;
+} record;
+
+struct vsg_profile {
+    record *rec;
+    size_t n, cap;
+};
+
+double vsg_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+vsg_profile *vsg_profile_create(void)
+{
+    return calloc(1, sizeof(vsg_profile));
+}
+
+void vsg_profile_destroy(vsg_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->rec[i].stage);
+        free(p->rec[i].device);
+    }
+    free(p->rec);
+    free(p);
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Profiling never fails a statement: when memory runs out the record is
+ * simply not kept. */
+void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
+                     double elapsed_s, int64_t rows_in, int64_t rows_out,
+                     int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
+{
+    if (!p || !stage || !device)
+        return;
+    record *r = NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        if (strcmp(p->rec[i].stage, stage) == 0 &&
+            strcmp(p->rec[i].device, device) == 0) {
+            r = &p->rec[i];
+            break;
+        }
+    }
+    if (!r) {
+        if (p->n == p->cap) {
+            size_t cap = p->cap ? 2 * p->cap : 16;
+            record *q = realloc(p->rec, cap * sizeof *q);
+            if (!q)
+                return;
+            p->rec = q;
+            p->cap = cap;
+        }
+        r = &p->rec[p->n];
+        memset(r, 0, sizeof *r);
+        r->stage = dup_str(stage);
+        r->device = dup_str(device);
+        if (!r->stage || !r->device) {
+            free(r->stage);
+            free(r->device);
+            return;
+        }
+        p->n++;
+    }
+    r->elapsed_s += elapsed_s;
+    r->rows_in += rows_in;
+    r->rows_out += rows_out;
+    r->bytes_h2d += bytes_h2d;
+    r->bytes_d2h += bytes_d2h;
+    if (pool_peak > r->pool_peak)
+        r->pool_peak = pool_peak;
+}
+
+size_t vsg_profile_count(const vsg_profile *p)
+{
+    return p ? p->n : 0;
+}
+
+int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
+                    const char **device, double *elapsed_s, int64_t *rows_in,
+                    int64_t *rows_out, int64_t *bytes_h2d, int64_t *bytes_d2h,
+                    int64_t *pool_peak)
+{
+    if (!p || i >= p->n)
+        return 0;
+    const record *r = &p->rec[i];
+    if (stage) *stage = r->stage;
+    if (device) *device = r->device;
+    if (elapsed_s) *elapsed_s = r->elapsed_s;
+    if (rows_in) *rows_in = r->rows_in;
+    if (rows_out) *rows_out = r->rows_out;
+    if (bytes_h2d) *bytes_h2d = r->bytes_h2d;
+    if (bytes_d2h) *bytes_d2h = r->bytes_d2h;
+    if (pool_peak) *pool_peak = r->pool_peak;
+    return 1;
+}
+
+/* JSON string body: quotes, backslashes and control characters escaped;
+ * other bytes (UTF-8 from the caller) written as they are. len bounds the
+ * input, so a KEY of "KEY=VALUE" can be written without a copy. */
+static void write_escaped(FILE *f, const char *s, size_t len)
+{
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                fputc((int)c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* JSON has no NaN or Infinity. */
+static void write_number(FILE *f, double v)
+{
+    fprintf(f, "%.9g", isfinite(v) ? v : 0.0);
+}
+
+vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
+                                  const char *const *meta)
+{
+    if (!p || !path)
+        return VSG_ERR_INVALID_ARG;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return VSG_ERR_INVALID_ARG;
+
+    fputs("{\n  \"version\": 1,\n  \"statement\": {", f);
+    for (size_t i = 0; meta && meta[i]; i++) {
+        const char *eq = strchr(meta[i], '=');
+        size_t klen = eq ? (size_t)(eq - meta[i]) : strlen(meta[i]);
+        const char *val = eq ? eq + 1 : "";
+        fputs(i ? ",\n    " : "\n    ", f);
+        write_escaped(f, meta[i], klen);
+        fputs(": ", f);
+        write_escaped(f, val, strlen(val));
+    }
+    fputs(meta && meta[0] ? "\n  },\n  \"stages\": [" : "},\n  \"stages\": [", f);
+
+    double total = 0.0;
+    for (size_t i = 0; i < p->n; i++) {
+        const record *r = &p->rec[i];
+        fputs(i ? ",\n    {" : "\n    {", f);
+        fputs("\"stage\": ", f);
+        write_escaped(f, r->stage, strlen(r->stage));
+        fputs(", \"device\": ", f);
+        write_escaped(f, r->device, strlen(r->device));
+        fputs(", \"elapsed_s\": ", f);
+        write_number(f, r->elapsed_s);
+        fprintf(f, ", \"rows_in\": %lld, \"rows_out\": %lld, \"bytes_h2d\": %lld, "
+                   "\"bytes_d2h\": %lld, \"pool_peak_bytes\": %lld}",
+                (long long)r->rows_in, (long long)r->rows_out,
+                (long long)r->bytes_h2d, (long long)r->bytes_d2h,
+                (long long)r->pool_peak);
+        if (isfinite(r->elapsed_s))
+            total += r->elapsed_s;
+    }
+    fputs(p->n ? "\n  ],\n  \"total_s\": " : "],\n  \"total_s\": ", f);
+    write_number(f, total);
+    fputs("\n}\n", f);
+
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return VSG_ERR_INVALID_ARG;
+    return VSG_OK;
+}

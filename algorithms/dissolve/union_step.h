@@ -1,0 +1,30 @@
+/*
+ * union_step.h - one union of a few geometries: coverage union when it is
+ * allowed and provably right, unary union otherwise.
+ *
+ * Coverage union (GEOS 3.11: cancel shared segments, polygonize what is
+ * left) is much cheaper than overlay, but is only correct for a coverage:
+ * polygons that do not overlap and share vertices along shared edges. On
+ * other input it may fail, or succeed with a wrong answer. Its result is
+ * accepted only if it exists, is valid, and its area equals the sum of the
+ * parts' areas within a relative 1e-9 (overlaps make the sum larger than
+ * the union); otherwise the same parts go through GEOSUnaryUnion.
+ */
+#ifndef VSG_DISSOLVE_UNION_STEP_H
+#define VSG_DISSOLVE_UNION_STEP_H
+
+#include <geos_c.h>
+
+#include "vsgpu_engine.h"
+#include "core/worker.h"
+
+#define VSG_COVERAGE_AREA_RTOL 1e-9
+
+/* Takes parts[0, n) (n >= 1; the array stays the caller's). try_coverage:
+ * the parts are polygonal and may form a coverage. On success *out is the
+ * union and *used_coverage says which path made it. Returns VSG_ERR_GEOS
+ * (message in the worker) or VSG_ERR_NOMEM, *out NULL. */
+vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int try_coverage,
+                           GEOSGeometry **out, int *used_coverage);
+
+#endif

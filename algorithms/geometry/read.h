@@ -1,0 +1,49 @@
+/*
+ * read.h - one WKB geometry in, one usable GEOS geometry out, with the
+ * bad-input policy of docs/semantics.md applied on the way:
+ *
+ *   scan      corrupt / unsupported -> dropped, corrupt_skipped (ERROR: fail)
+ *             non-finite            -> dropped, nonfinite_skipped (ERROR: fail)
+ *             unclosed rings        -> closed, rings_closed += rings
+ *   read      null -> null_geometries; empty -> empty_geometries
+ *   validity  invalid -> REPAIR: MakeValid (STRUCTURE), invalid_repaired
+ *                        SKIP: dropped, invalid_skipped
+ *                        ERROR: fail with GEOSisValidReason
+ *             unreadable by GEOS or not repairable -> invalid_skipped (ERROR: fail)
+ *
+ * Counters go to the worker (no sharing); callers sum them later.
+ */
+#ifndef VSG_GEOMETRY_READ_H
+#define VSG_GEOMETRY_READ_H
+
+#include <geos_c.h>
+
+#include "vsgpu_engine.h"
+#include "core/worker.h"
+
+typedef enum {
+    VSG_READ_GEOM = 0,   /* geom is set: non-empty, valid          */
+    VSG_READ_NULL,       /* a null geometry                        */
+    VSG_READ_EMPTY,      /* an empty geometry                      */
+    VSG_READ_DROPPED     /* dropped by the policy (counted)        */
+} vsg_read_outcome;
+
+typedef struct {
+    GEOSGeometry *geom;  /* owned by the holder; NULL unless GEOM  */
+    vsg_read_outcome outcome;
+    int dim;             /* 0, 1, 2 for GEOM; -1 otherwise         */
+    int64_t npoints;     /* coordinates, a cost estimate           */
+    double box[4];       /* envelope of geom (after repair)        */
+} vsg_read_result;
+
+/* role ("input", "method") and index name the feature in messages.
+ * Returns VSG_OK with out->outcome saying what happened, or, under
+ * VSG_INVALID_ERROR, VSG_ERR_CORRUPT_WKB / VSG_ERR_INVALID_GEOMETRY /
+ * VSG_ERR_UNSUPPORTED with "<role> feature #<index>: <reason>" in errbuf;
+ * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure. */
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
+                             const unsigned char *wkb, size_t size,
+                             const char *role, int64_t index,
+                             vsg_read_result *out, char *errbuf, size_t errlen);
+
+#endif

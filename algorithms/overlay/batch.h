@@ -1,0 +1,70 @@
+/*
+ * batch.h - the stages the overlay operations share for one batch of
+ * input geometries: read (parallel), encode (parallel) and assemble (in
+ * input order). Between read and encode each operation runs its own
+ * candidate and refine stages, writing into outs[i] for input i.
+ *
+ * Determinism: task i touches only in[i] and outs[i]; assemble
+ * concatenates outs[0..n) in order.
+ */
+#ifndef VSG_OVERLAY_BATCH_H
+#define VSG_OVERLAY_BATCH_H
+
+#include <geos_c.h>
+
+#include "vsgpu_engine.h"
+#include "core/engine_internal.h"
+#include "geometry/read.h"
+
+typedef struct {
+    int64_t method_index;
+    GEOSGeometry *geom;          /* until encode */
+    unsigned char *wkb;          /* after encode */
+    size_t size;
+} vsg_out_item;
+
+typedef struct {
+    vsg_out_item *items;
+    size_t n, cap;
+} vsg_out_list;
+
+typedef struct {
+    vsg_engine *e;
+    const vsg_wkb_array *input;
+    size_t n;
+    vsg_read_result *in;         /* n */
+    vsg_out_list *outs;          /* n */
+    vsg_failure failure;
+} vsg_batch;
+
+/* Checks the arguments and allocates. On failure returns the status (the
+ * engine's last error set) and the batch needs no vsg_batch_free. */
+vsg_status vsg_batch_init(vsg_batch *b, vsg_engine *e, const vsg_wkb_array *input);
+
+/* Releases every geometry and buffer the batch still holds. */
+void vsg_batch_free(vsg_batch *b);
+
+/* Stage "read_input": every input through vsg_read_geometry. */
+vsg_status vsg_batch_read(vsg_batch *b);
+
+/* Appends a result for input i; takes g. Returns VSG_ERR_NOMEM (g then
+ * destroyed) or VSG_OK. */
+vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
+                        GEOSGeometry *g);
+
+/* Stage "encode": results to WKB, in parallel; frees the geometries. */
+vsg_status vsg_batch_encode(vsg_batch *b);
+
+/* Stage "assemble": replaces out's contents with the batch's results in
+ * input order (then method order). */
+vsg_status vsg_batch_assemble(vsg_batch *b, vsg_result *out);
+
+/* Runs fn over the batch's inputs and turns a recorded failure into the
+ * engine's error; adds a profile record named `stage`. */
+vsg_status vsg_batch_stage(vsg_batch *b, const char *stage, vsg_task_fn fn, void *ctx,
+                           int64_t (*rows_out)(const vsg_batch *));
+
+/* The result count of the batch so far (for profile records). */
+int64_t vsg_batch_count_outputs(const vsg_batch *b);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * clip.c - OGRLayer::Clip semantics for one batch: each input ∩ the union
+ * of the method geometries that intersect it; one result per input whose
+ * result is not empty, method_index -1.
+ *
+ *   read, candidates  as for intersection
+ *   refine   collect the candidates that intersect the input; if one of
+ *            them covers it the input is the result (no union, no
+ *            overlay); else union them (none: no result; one: itself) and
+ *            intersect; then the type rule with dim = min(input, union)
+ *   encode, assemble
+ */
+#include <stdlib.h>
+
+#include "overlay/batch.h"
+#include "overlay/candidates.h"
+#include "overlay/method_index.h"
+#include "overlay/relate.h"
+#include "geometry/dimension.h"
+
+typedef struct {
+    vsg_batch *b;
+    const vsg_method_index *idx;
+    const vsg_id_list *cands;
+} refine_ctx;
+
+/* The union of the hit method geometries (clones: GEOS collections own
+ * their parts). NULL on failure. */
+static GEOSGeometry *union_of(vsg_worker *w, const vsg_method_index *idx,
+                              const int64_t *hits, size_t n)
+{
+    GEOSGeometry **parts = malloc(n * sizeof *parts);
+    if (!parts)
+        return NULL;
+    for (size_t k = 0; k < n; k++) {
+        parts[k] = GEOSGeom_clone_r(w->ctx, idx->geoms[hits[k]]);
+        if (!parts[k]) {
+            for (size_t q = 0; q < k; q++)
+                GEOSGeom_destroy_r(w->ctx, parts[q]);
+            free(parts);
+            return NULL;
+        }
+    }
+    GEOSGeometry *coll = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts,
+                                                     (unsigned)n);
+    if (!coll) {
+        for (size_t k = 0; k < n; k++)
+            GEOSGeom_destroy_r(w->ctx, parts[k]);
+        free(parts);
+        return NULL;
+    }
+    free(parts);
+    GEOSGeometry *u = GEOSUnaryUnion_r(w->ctx, coll);
+    GEOSGeom_destroy_r(w->ctx, coll);
+    return u;
+}
+
+/* The clip of one input. *r NULL with VSG_OK: nothing to output.
+ * *pair_dim: the dimension rule's argument. *fail_j: the method index to
+ * name on failure (-1 for the union). */
+static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_method_index *idx,
+                           const vsg_id_list *cand, GEOSGeometry **r, int *pair_dim,
+                           int64_t *fail_j)
+{
+    *r = NULL;
+    *fail_j = -1;
+    int64_t *hits = malloc((cand->n ? cand->n : 1) * sizeof *hits);
+    if (!hits)
+        return VSG_ERR_NOMEM;
+    size_t n_hits = 0;
+    int hit_dim = -1;
+    vsg_status st = VSG_OK;
+    for (size_t k = 0; k < cand->n; k++) {
+        size_t j = (size_t)cand->ids[k];
+        vsg_relation rel = vsg_relate(w, wid, s, idx, j, 0);
+        if (rel == VSG_REL_ERROR) {
+            *fail_j = (int64_t)j;
+            st = VSG_ERR_GEOS;
+            goto done;
+        }
+        if (rel == VSG_REL_INPUT_COVERED) {
+            w->counts.contained_shortcuts++;
+            *pair_dim = s->in->dim < idx->dims[j] ? s->in->dim : idx->dims[j];
+            *r = GEOSGeom_clone_r(w->ctx, s->in->geom);
+            st = *r ? VSG_OK : VSG_ERR_GEOS;
+            goto done;
+        }
+        if (rel == VSG_REL_OVERLAP) {
+            hits[n_hits++] = (int64_t)j;
+            if (idx->dims[j] > hit_dim)
+                hit_dim = idx->dims[j];
+        }
+    }
+    if (n_hits == 0)
+        goto done;
+    *pair_dim = s->in->dim < hit_dim ? s->in->dim : hit_dim;
+    if (n_hits == 1) {
+        *fail_j = hits[0];
+        *r = GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[hits[0]]);
+    } else {
+        GEOSGeometry *u = union_of(w, idx, hits, n_hits);
+        if (u) {
+            *r = GEOSIntersection_r(w->ctx, s->in->geom, u);
+            GEOSGeom_destroy_r(w->ctx, u);
+        }
+    }
+    st = *r ? VSG_OK : VSG_ERR_GEOS;
+done:
+    free(hits);
+    return st;
+}
+
+static void refine_task(void *vc, size_t i, int wid)
+{
+    refine_ctx *c = vc;
+    vsg_batch *b = c->b;
+    const vsg_read_result *in = &b->in[i];
+    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
+        return;
+    vsg_worker *w = &b->e->workers[wid];
+    vsg_subject s = {in, NULL};
+    GEOSGeometry *r = NULL;
+    int pair_dim = -1;
+    int64_t fail_j = -1;
+
+    vsg_worker_clear_message(w);
+    vsg_status st = clip_one(w, wid, &s, c->idx, &c->cands[i], &r, &pair_dim, &fail_j);
+    vsg_subject_release(w, &s);
+    if (st == VSG_OK && r)
+        st = vsg_apply_type_rule(w, &b->e->opts, r, pair_dim, &r);
+    if (st == VSG_OK && r)
+        st = vsg_out_push(w, &b->outs[i], -1, r);
+    if (st == VSG_ERR_GEOS && b->e->opts.skip_failures) {
+        w->counts.failures_skipped++;
+        return;
+    }
+    if (st != VSG_OK) {
+        const char *why = st == VSG_ERR_NOMEM ? "out of memory" : vsg_worker_take_message(w);
+        if (fail_j >= 0)
+            vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, fail_j,
+                               "input feature #%lld x method feature #%lld: %s",
+                               (long long)i, (long long)fail_j, why);
+        else
+            vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, -1,
+                               "input feature #%lld: clip: %s", (long long)i, why);
+    }
+}
+
+vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
+                          const vsg_wkb_array *input, vsg_result *out)
+{
+    if (!e || !idx || !out)
+        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
+                 : VSG_ERR_INVALID_ARG;
+    vsg_engine_begin_call(e);
+    vsg_result_clear(out);
+    if (idx->n_workers < e->n_threads)
+        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
+                               "method index built by an engine with fewer threads");
+    vsg_batch b;
+    vsg_status st = vsg_batch_init(&b, e, input);
+    if (st != VSG_OK)
+        return st;
+
+    vsg_id_list *cands = NULL;
+    st = vsg_batch_read(&b);
+    if (st == VSG_OK)
+        st = vsg_candidates_find(&b, idx, &cands);
+    if (st == VSG_OK) {
+        refine_ctx c = {&b, idx, cands};
+        st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
+    }
+    vsg_candidates_free(cands, b.n);
+    if (st == VSG_OK)
+        st = vsg_batch_encode(&b);
+    if (st == VSG_OK)
+        st = vsg_batch_assemble(&b, out);
+
+    vsg_batch_free(&b);
+    vsg_engine_collect_counts(e);
+    return st;
+}

@@ -1,0 +1,125 @@
+/*
+ * intersection.c - OGRLayer::Intersection semantics for one batch:
+ * one result per (input i, method j) pair whose intersection is not
+ * empty, ordered by i then j.
+ *
+ *   read     inputs to GEOS, bad-input policy applied
+ *   candidates  method ids whose envelope meets input i (STR tree)
+ *   refine   per pair: disjoint -> nothing; a cover -> the covered one
+ *            (no overlay); otherwise GEOSIntersection; then the type rule
+ *   encode   results to WKB
+ *   assemble into the caller's vsg_result, in order
+ */
+#include <stdlib.h>
+
+#include "overlay/batch.h"
+#include "overlay/candidates.h"
+#include "overlay/method_index.h"
+#include "overlay/relate.h"
+#include "geometry/dimension.h"
+
+typedef struct {
+    vsg_batch *b;
+    const vsg_method_index *idx;
+    const vsg_id_list *cands;
+} refine_ctx;
+
+/* The overlay of one pair, or NULL with the worker's GEOS message set. */
+static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
+                                 const vsg_method_index *idx, size_t j, int *skip)
+{
+    *skip = 0;
+    switch (vsg_relate(w, wid, s, idx, j, 1)) {
+    case VSG_REL_DISJOINT:
+        *skip = 1;
+        return NULL;
+    case VSG_REL_INPUT_COVERED:
+        w->counts.contained_shortcuts++;
+        return GEOSGeom_clone_r(w->ctx, s->in->geom);
+    case VSG_REL_METHOD_COVERED:
+        w->counts.contained_shortcuts++;
+        return GEOSGeom_clone_r(w->ctx, idx->geoms[j]);
+    case VSG_REL_OVERLAP:
+        return GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[j]);
+    default:
+        return NULL;
+    }
+}
+
+static void refine_task(void *vc, size_t i, int wid)
+{
+    refine_ctx *c = vc;
+    vsg_batch *b = c->b;
+    const vsg_read_result *in = &b->in[i];
+    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
+        return;
+    vsg_worker *w = &b->e->workers[wid];
+    const vsg_engine_options *o = &b->e->opts;
+    vsg_subject s = {in, NULL};
+
+    for (size_t k = 0; k < c->cands[i].n; k++) {
+        size_t j = (size_t)c->cands[i].ids[k];
+        int skip;
+        vsg_worker_clear_message(w);
+        GEOSGeometry *r = pair_result(w, wid, &s, c->idx, j, &skip);
+        if (skip)
+            continue;
+        vsg_status st = VSG_OK;
+        if (r) {
+            int pair_dim = in->dim < c->idx->dims[j] ? in->dim : c->idx->dims[j];
+            st = vsg_apply_type_rule(w, o, r, pair_dim, &r);
+        } else {
+            st = VSG_ERR_GEOS;
+        }
+        if (st == VSG_ERR_GEOS && o->skip_failures) {
+            w->counts.failures_skipped++;
+            continue;
+        }
+        if (st == VSG_OK && r)
+            st = vsg_out_push(w, &b->outs[i], (int64_t)j, r);
+        if (st != VSG_OK) {
+            vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, (int64_t)j,
+                               "input feature #%lld x method feature #%lld: %s",
+                               (long long)i, (long long)j,
+                               st == VSG_ERR_NOMEM ? "out of memory"
+                                                   : vsg_worker_take_message(w));
+            break;
+        }
+    }
+    vsg_subject_release(w, &s);
+}
+
+vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
+                                  const vsg_wkb_array *input, vsg_result *out)
+{
+    if (!e || !idx || !out)
+        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
+                 : VSG_ERR_INVALID_ARG;
+    vsg_engine_begin_call(e);
+    vsg_result_clear(out);
+    if (idx->n_workers < e->n_threads)
+        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
+                               "method index built by an engine with fewer threads");
+    vsg_batch b;
+    vsg_status st = vsg_batch_init(&b, e, input);
+    if (st != VSG_OK)
+        return st;
+
+    vsg_id_list *cands = NULL;
+    st = vsg_batch_read(&b);
+    if (st == VSG_OK)
+        st = vsg_candidates_find(&b, idx, &cands);
+    if (st == VSG_OK) {
+        refine_ctx c = {&b, idx, cands};
+        st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
+    }
+    vsg_candidates_free(cands, b.n);
+    if (st == VSG_OK)
+        st = vsg_batch_encode(&b);
+    if (st == VSG_OK)
+        st = vsg_batch_assemble(&b, out);
+
+    vsg_batch_free(&b);
+    vsg_engine_collect_counts(e);
+    return st;
+}

@@ -1,0 +1,180 @@
+/*
+ * method_index.c - vsg_method_index_build and friends (see
+ * method_index.h). Reading is parallel; the tree is built on the caller.
+ */
+#include "method_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/engine_internal.h"
+#include "geometry/envelope.h"
+#include "geometry/read.h"
+
+typedef struct {
+    vsg_engine *e;
+    const vsg_wkb_array *method;
+    vsg_method_index *idx;
+    vsg_failure failure;
+} build_ctx;
+
+static void read_task(void *vctx, size_t j, int wid)
+{
+    build_ctx *c = vctx;
+    if (vsg_failure_skip(&c->failure, (int64_t)j))
+        return;
+    vsg_worker *w = &c->e->workers[wid];
+    vsg_read_result rr;
+    char msg[512];
+    vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, c->method->wkb[j],
+                                      c->method->size ? c->method->size[j] : 0, "method",
+                                      (int64_t)j, &rr, msg, sizeof msg);
+    if (st != VSG_OK) {
+        vsg_failure_record(&c->failure, (int64_t)j, st, -1, (int64_t)j, "%s",
+                           st == VSG_ERR_NOMEM ? "out of memory" : msg);
+        return;
+    }
+    if (rr.outcome != VSG_READ_GEOM)
+        return;
+    /* From here on the geometry is read by all workers at once. */
+    vsg_geom_warm_caches(w->ctx, rr.geom);
+    c->idx->geoms[j] = rr.geom;
+    memcpy(c->idx->boxes + 4 * j, rr.box, sizeof rr.box);
+    c->idx->dims[j] = rr.dim;
+    c->idx->npoints[j] = rr.npoints;
+}
+
+static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
+{
+    size_t m = n ? n : 1;
+    idx->geoms = calloc(m, sizeof *idx->geoms);
+    idx->boxes = calloc(4 * m, sizeof *idx->boxes);
+    idx->dims = calloc(m, sizeof *idx->dims);
+    idx->npoints = calloc(m, sizeof *idx->npoints);
+    idx->prepared = calloc((size_t)n_workers, sizeof *idx->prepared);
+    if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->prepared)
+        return VSG_ERR_NOMEM;
+    return VSG_OK;
+}
+
+vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
+                                  vsg_method_index **out)
+{
+    if (!out)
+        return VSG_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!e || !method || (method->count && (!method->wkb || !method->size)))
+        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "vsg_method_index_build: bad arguments")
+                 : VSG_ERR_INVALID_ARG;
+    vsg_engine_begin_call(e);
+
+    vsg_method_index *idx = calloc(1, sizeof *idx);
+    if (!idx)
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    idx->n = method->count;
+    idx->n_workers = e->n_threads;
+    idx->dimension = -1;
+    idx->ctx = GEOS_init_r();
+    if (!idx->ctx || alloc_arrays(idx, idx->n, idx->n_workers) != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+
+    /* Phase 1: read, check and repair every method geometry in parallel. */
+    double t0 = vsg_now_s();
+    build_ctx c;
+    c.e = e;
+    c.method = method;
+    c.idx = idx;
+    vsg_failure_init(&c.failure);
+    vsg_pool_run(e->pool, idx->n, read_task, &c);
+    vsg_status st = vsg_engine_take_failure(e, &c.failure);
+    vsg_failure_destroy(&c.failure);
+    e->counts.method_rows += (int64_t)idx->n;
+    vsg_engine_collect_counts(e);
+    if (st != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return st;
+    }
+    size_t kept = 0;
+    unsigned char *include = calloc(idx->n ? idx->n : 1, 1);
+    if (!include) {
+        vsg_method_index_destroy(idx);
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+    for (size_t j = 0; j < idx->n; j++) {
+        if (!idx->geoms[j])
+            continue;
+        include[j] = 1;
+        kept++;
+        if (idx->dims[j] > idx->dimension)
+            idx->dimension = idx->dims[j];
+    }
+    double t1 = vsg_now_s();
+    vsg_profile_add(e->profile, "method_read", "CPU", t1 - t0, (int64_t)idx->n,
+                    (int64_t)kept, 0, 0, 0);
+
+    /* Phase 2: the STR tree over the envelopes of what was kept. */
+    st = vsg_strtree_build(idx->boxes, include, idx->n, &idx->tree);
+    free(include);
+    if (st != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return vsg_engine_fail(e, st, -1, -1, "out of memory building the method index");
+    }
+    vsg_profile_add(e->profile, "method_index", "CPU", vsg_now_s() - t1, (int64_t)kept,
+                    (int64_t)kept, 0, 0, 0);
+    *out = idx;
+    return VSG_OK;
+}
+
+void vsg_method_index_destroy(vsg_method_index *idx)
+{
+    if (!idx)
+        return;
+    if (idx->prepared) {
+        for (int w = 0; w < idx->n_workers; w++) {
+            if (!idx->prepared[w])
+                continue;
+            for (size_t j = 0; j < idx->n; j++)
+                if (idx->prepared[w][j])
+                    GEOSPreparedGeom_destroy_r(idx->ctx, idx->prepared[w][j]);
+            free(idx->prepared[w]);
+        }
+        free(idx->prepared);
+    }
+    if (idx->geoms) {
+        for (size_t j = 0; j < idx->n; j++)
+            if (idx->geoms[j])
+                GEOSGeom_destroy_r(idx->ctx, idx->geoms[j]);
+        free(idx->geoms);
+    }
+    vsg_strtree_destroy(idx->tree);
+    free(idx->boxes);
+    free(idx->dims);
+    free(idx->npoints);
+    if (idx->ctx)
+        GEOS_finish_r(idx->ctx);
+    free(idx);
+}
+
+int vsg_method_index_dimension(const vsg_method_index *idx)
+{
+    return idx ? idx->dimension : -1;
+}
+
+const GEOSPreparedGeometry *vsg_method_prepared(const vsg_method_index *cidx,
+                                                vsg_worker *w, int worker, size_t j)
+{
+    /* The cache is logically const: it changes no answer, only its cost. */
+    vsg_method_index *idx = (vsg_method_index *)cidx;
+    if (worker < 0 || worker >= idx->n_workers || !idx->geoms[j])
+        return NULL;
+    if (!idx->prepared[worker]) {
+        idx->prepared[worker] = calloc(idx->n, sizeof **idx->prepared);
+        if (!idx->prepared[worker])
+            return NULL;
+    }
+    if (!idx->prepared[worker][j])
+        idx->prepared[worker][j] = GEOSPrepare_r(w->ctx, idx->geoms[j]);
+    return idx->prepared[worker][j];
+}

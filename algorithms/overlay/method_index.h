@@ -1,0 +1,36 @@
+/*
+ * method_index.h - the method layer, read once and shared by every worker:
+ * its GEOS geometries (read-only, caches warmed), their envelopes in an
+ * STR tree, and per worker a lazily filled cache of prepared geometries.
+ */
+#ifndef VSG_OVERLAY_METHOD_INDEX_H
+#define VSG_OVERLAY_METHOD_INDEX_H
+
+#include <geos_c.h>
+
+#include "vsgpu_engine.h"
+#include "core/worker.h"
+#include "index/strtree.h"
+
+struct vsg_method_index {
+    GEOSContextHandle_t ctx;        /* the index's own, for destroy     */
+    size_t n;
+    GEOSGeometry **geoms;           /* NULL: null, empty or dropped     */
+    double *boxes;                  /* 4 per geometry                   */
+    int *dims;
+    int64_t *npoints;
+    int dimension;                  /* highest, -1 if none              */
+    vsg_strtree *tree;
+    int n_workers;
+    /* prepared[w][j]: row w is allocated and filled by worker w only, so
+     * the cache needs no lock. */
+    const GEOSPreparedGeometry ***prepared;
+};
+
+/* The prepared form of method geometry j for worker `worker`, prepared on
+ * first use. Returns NULL when out of memory or GEOS fails (callers then
+ * use the unprepared predicate). */
+const GEOSPreparedGeometry *vsg_method_prepared(const vsg_method_index *idx,
+                                                vsg_worker *w, int worker, size_t j);
+
+#endif

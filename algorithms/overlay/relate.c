@@ -1,0 +1,65 @@
+/*
+ * relate.c - see relate.h.
+ */
+#include "relate.h"
+
+#include "geometry/envelope.h"
+
+void vsg_subject_release(vsg_worker *w, vsg_subject *s)
+{
+    if (s->prep)
+        GEOSPreparedGeom_destroy_r(w->ctx, s->prep);
+    s->prep = NULL;
+}
+
+static const GEOSPreparedGeometry *subject_prepared(vsg_worker *w, vsg_subject *s)
+{
+    if (!s->prep)
+        s->prep = GEOSPrepare_r(w->ctx, s->in->geom);
+    return s->prep;
+}
+
+/* Prepared predicate when a prepared form exists, plain one otherwise
+ * (out of memory is not a reason to fail). fn: 0 covers, 1 intersects. */
+static char covers(vsg_worker *w, const GEOSPreparedGeometry *p, const GEOSGeometry *a,
+                   const GEOSGeometry *b)
+{
+    return p ? GEOSPreparedCovers_r(w->ctx, p, b) : GEOSCovers_r(w->ctx, a, b);
+}
+
+static char intersects(vsg_worker *w, const GEOSPreparedGeometry *p, const GEOSGeometry *a,
+                       const GEOSGeometry *b)
+{
+    return p ? GEOSPreparedIntersects_r(w->ctx, p, b) : GEOSIntersects_r(w->ctx, a, b);
+}
+
+vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
+                        const vsg_method_index *idx, size_t j, int test_method_covered)
+{
+    const GEOSGeometry *g = s->in->geom;
+    const GEOSGeometry *m = idx->geoms[j];
+    const double *gbox = s->in->box, *mbox = idx->boxes + 4 * j;
+    char r;
+
+    if (vsg_box_covers(mbox, gbox)) {
+        r = covers(w, vsg_method_prepared(idx, w, worker, j), m, g);
+        if (r == 2)
+            return VSG_REL_ERROR;
+        if (r == 1)
+            return VSG_REL_INPUT_COVERED;
+    }
+    if (test_method_covered && vsg_box_covers(gbox, mbox)) {
+        r = covers(w, subject_prepared(w, s), g, m);
+        if (r == 2)
+            return VSG_REL_ERROR;
+        if (r == 1)
+            return VSG_REL_METHOD_COVERED;
+    }
+    if (idx->npoints[j] > s->in->npoints)
+        r = intersects(w, vsg_method_prepared(idx, w, worker, j), m, g);
+    else
+        r = intersects(w, subject_prepared(w, s), g, m);
+    if (r == 2)
+        return VSG_REL_ERROR;
+    return r ? VSG_REL_OVERLAP : VSG_REL_DISJOINT;
+}

@@ -1,0 +1,42 @@
+/*
+ * relate.h - the cheap decisions made on an (input, method) pair before
+ * any overlay: disjoint, one covers the other, or a real overlap.
+ *
+ * Costs are kept down three ways: a covers test runs only when the
+ * envelopes nest (otherwise it cannot hold); the intersects test uses the
+ * prepared form of the larger geometry (its index pays off, the smaller
+ * one is walked); method geometries are prepared once per worker (cache
+ * in the method index), the input once per task.
+ */
+#ifndef VSG_OVERLAY_RELATE_H
+#define VSG_OVERLAY_RELATE_H
+
+#include <geos_c.h>
+
+#include "core/worker.h"
+#include "geometry/read.h"
+#include "overlay/method_index.h"
+
+typedef enum {
+    VSG_REL_DISJOINT = 0,
+    VSG_REL_INPUT_COVERED,    /* the method geometry covers the input */
+    VSG_REL_METHOD_COVERED,   /* the input covers the method geometry */
+    VSG_REL_OVERLAP,          /* intersecting, no cover: overlay needed */
+    VSG_REL_ERROR             /* GEOS failed; message in the worker     */
+} vsg_relation;
+
+/* The input side of a pair: its geometry and, prepared on first need, its
+ * prepared form (free with vsg_subject_release). */
+typedef struct {
+    const vsg_read_result *in;
+    const GEOSPreparedGeometry *prep;
+} vsg_subject;
+
+void vsg_subject_release(vsg_worker *w, vsg_subject *s);
+
+/* test_method_covered: also test whether the input covers the method
+ * geometry (intersection wants it; clip does not). */
+vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
+                        const vsg_method_index *idx, size_t j, int test_method_covered);
+
+#endif

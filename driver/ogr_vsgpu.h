@@ -1,0 +1,442 @@
+/*
+ * ogr_vsgpu.h - the VSGPU GDAL/OGR driver: the VSGPU:<source> dataset that
+ * wraps any OGR source, the VSGPU SQL dialect bound to OGR layers, and the
+ * result layers that stream the engine's output as OGR features.
+ *
+ * Flow of one `-dialect VSGPU` statement (OGRVSGPUDataset::ExecuteVSGPU):
+ *   vsg_sql_parse -> vsgpu::Bind (layers, fields, WHERE, options, schema)
+ *   -> vsg_dispatch_decide -> a result layer (overlay or dissolve) that
+ *   reads its sources and calls the engine when GDAL reads features.
+ *
+ * Errors: CPLError + nullptr/false/OGRErr here; the parser and the engine
+ * return status codes that are converted once, in this directory.
+ */
+#ifndef OGR_VSGPU_H_INCLUDED
+#define OGR_VSGPU_H_INCLUDED
+
+#include "gdal_priv.h"
+#include "ogrsf_frmts.h"
+
+#include "core/dispatch.h"
+#include "vsgpu_engine.h"
+#include "vsgpu_sql.h"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#define VSGPU_PREFIX "VSGPU:"
+#define VSGPU_DEBUG "VSGPU"
+#define VSGPU_MD_DOMAIN "VSGPU"
+
+namespace vsgpu
+{
+
+/* ---- options (ogrvsgpuoptions.cpp) ----------------------------------- */
+
+struct Options
+{
+    bool skip_failures = false;
+    bool promote_to_multi = false;
+    bool keep_lower_dim = false;
+    bool has_input_prefix = false;
+    bool has_method_prefix = false;
+    std::string input_prefix;
+    std::string method_prefix;
+    vsg_invalid_policy invalid = VSG_INVALID_REPAIR;
+    vsg_exec_mode mode = VSG_MODE_AUTO;
+    int num_threads = 0; /* 0: all cores (ALL_CPUS) */
+    int batch_size = 16384;
+    std::string profile_path; /* VSGPU_PROFILE, "" when unset */
+};
+
+/* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */
+const char *OpenOptionListXML();
+
+/* Resolves every option: statement ("K=V" strings) > open option > config
+ * option > default. Emits CE_Failure naming the option and returns false on
+ * an invalid value or an unknown statement option. */
+bool ResolveOptions(char **stmt_options, int n_stmt_options,
+                    CSLConstList open_options, Options *out);
+
+/* SQL_FALLBACK (open option) / VSGPU_SQL_FALLBACK (config); YES by
+ * default. Returns false (CE_Failure emitted) on an invalid value. */
+bool ResolveSqlFallback(CSLConstList open_options, bool *enabled);
+
+/* ---- the bound statement (ogrvsgpubinder.cpp, ogrvsgpuschema.cpp) ----- */
+
+enum class Op
+{
+    Intersection,
+    Clip,
+    ClipRect,
+    Join,
+    Dissolve
+};
+
+/* The user-facing name: ST_Intersection, ST_Clip, ST_ClipByRect, ST_Union. */
+const char *OpName(Op op);
+
+struct DatasetCloser
+{
+    void operator()(GDALDataset *ds) const
+    {
+        if (ds)
+            GDALClose(GDALDataset::ToHandle(ds));
+    }
+};
+using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+
+/* One layer named in FROM. */
+struct Source
+{
+    OGRLayer *layer = nullptr;
+    int geom_field = 0;
+    std::string name;      /* the layer name, for messages                */
+    std::string alias;     /* alias or layer name, as written             */
+    std::string where;     /* OGR SQL attribute filter, "" when none      */
+    int dimension = -1;    /* 0, 1, 2 from the declared type; -1 unknown  */
+    bool has_z = false;
+    bool is_multi = false; /* declared type is Multi*                     */
+};
+
+enum class KeyKind
+{
+    Column,
+    Substr,
+    Upper,
+    Lower
+};
+
+/* A dissolve group key: a column, or substr/upper/lower of one. */
+struct GroupKey
+{
+    KeyKind kind = KeyKind::Column;
+    int field = -1; /* field index in the input layer */
+    int start = 1;
+    int length = 0;
+    bool has_length = false;
+};
+
+/* Where the value of one output field comes from. */
+struct OutField
+{
+    enum Kind
+    {
+        Input,  /* index: input field                                  */
+        Method, /* index: method field                                 */
+        Key,    /* index: group key                                    */
+        Count   /* COUNT(*)                                            */
+    } kind = Input;
+    int index = -1;
+};
+
+struct Plan
+{
+    Op op = Op::Intersection;
+    std::string sql;
+    std::string dataset_name;
+    Options opts;
+    Source input;
+    Source method; /* unset (layer == nullptr) for ClipRect, Dissolve */
+    double rect[4] = {0, 0, 0, 0};
+    std::vector<DatasetPtr> owned; /* datasets of 'path'.layer refs   */
+    OGRFeatureDefn *defn = nullptr; /* referenced; released by ~Plan */
+    std::vector<OutField> fields;  /* parallel to defn's fields        */
+    std::vector<GroupKey> keys;    /* dissolve: GROUP BY, in order      */
+    bool engine_promote = false;   /* promote every output to Multi     */
+    std::unique_ptr<OGRGeometry> spatial_filter; /* on the input layer  */
+    vsg_dispatch_decision dispatch{};
+
+    Plan() = default;
+    Plan(const Plan &) = delete;
+    Plan &operator=(const Plan &) = delete;
+    ~Plan();
+};
+
+enum class BindResult
+{
+    Ok,
+    Failed,   /* CE_Failure emitted                                      */
+    NotVSGPU  /* *reason says why; the caller may hand it to SQLite      */
+};
+
+/* Resolves layers, columns, WHERE and options, and builds the output
+ * schema. ds: the dataset that received ExecuteSQL. */
+BindResult Bind(GDALDataset *ds, const char *ds_name, const char *sql,
+                const vsg_statement *stmt, CSLConstList open_options,
+                Plan *plan, std::string *reason);
+
+/* ogrvsgpuschema.cpp: output schemas. */
+int GeometryDimension(OGRwkbGeometryType t); /* -1 when unknown */
+void DescribeSource(Source *src);
+OGRwkbGeometryType OverlayGeometryType(const Plan &plan);
+OGRwkbGeometryType DissolveGeometryType(const Plan &plan);
+/* Geometry field name, type and CRS for the result. */
+void SetResultGeometry(Plan *plan, const char *alias);
+
+/* ---- reporting (ogrvsgpureport.cpp) ----------------------------------- */
+
+/* Counters the driver keeps itself (the engine keeps the others). */
+struct DriverCounts
+{
+    GIntBig curves_linearized = 0;
+    GIntBig input_features = 0;
+    GIntBig method_features = 0;
+    GIntBig output_features = 0;
+};
+
+struct ReportState
+{
+    const Plan *plan = nullptr;
+    const vsg_engine *engine = nullptr;
+    const DriverCounts *driver = nullptr;
+    bool complete = false;
+    double elapsed_s = 0;
+};
+
+/* "KEY=VALUE" list of the VSGPU metadata domain. */
+CPLStringList BuildMetadata(const ReportState &st);
+/* The one end-of-stream CE_Warning; nothing when every counter is zero. */
+void WarnSummary(const ReportState &st);
+/* Writes VSGPU_PROFILE when set. */
+void WriteProfile(const ReportState &st, vsg_engine *engine);
+
+/* ---- WKB batches ------------------------------------------------------ */
+
+/* Geometries of one batch as WKB in one buffer; null geometries have no
+ * bytes and a NULL pointer in the array handed to the engine. */
+class WkbBatch
+{
+  public:
+    void Clear();
+    void AddNull();
+    /* Exports geom (linearised first if it has curves) as ISO WKB.
+     * Returns false on failure (CE_Failure emitted). */
+    bool Add(const OGRGeometry *geom, GIntBig *curves_linearized);
+    size_t Count() const
+    {
+        return m_sizes.size();
+    }
+    /* Valid until the next Add/Clear. */
+    vsg_wkb_array View();
+
+  private:
+    std::vector<unsigned char> m_data;
+    std::vector<size_t> m_offsets;
+    std::vector<size_t> m_sizes;
+    std::vector<const unsigned char *> m_ptrs;
+};
+
+/* Reads the next feature of src's layer, keeping its fields (geometry
+ * removed) in *feat and its WKB in batch. Returns false at the end. */
+bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
+                       WkbBatch *batch, GIntBig *curves_linearized,
+                       bool *error);
+
+/* Sets (or clears, filter == nullptr) src's attribute and spatial filters
+ * and resets reading. Returns false on an invalid WHERE (CE_Failure). */
+bool PrepareSource(const Source &src, const OGRGeometry *spatial_filter);
+void ClearSourceFilters(const Source &src);
+
+/* Builds a result geometry from engine WKB (nullptr for size 0). */
+OGRGeometry *GeometryFromWkb(const unsigned char *wkb, size_t size,
+                             OGRSpatialReference *srs);
+
+/* Maps an engine failure to CE_Failure naming the layer and FID. */
+void ReportEngineError(const Plan &plan, const vsg_engine *engine,
+                       vsg_status st, const char *stage,
+                       const std::vector<GIntBig> &batch_fids,
+                       const Source &src);
+
+}  // namespace vsgpu
+
+/* ---- result layers ----------------------------------------------------- */
+
+/* Base of the result layers: metadata, end-of-stream reporting, the
+ * OGRLayer plumbing. Subclasses produce features in NextResult(). */
+class OGRVSGPUResultLayer CPL_NON_FINAL
+    : public OGRLayer,
+      public OGRGetNextFeatureThroughRaw<OGRVSGPUResultLayer>
+{
+  protected:
+    std::unique_ptr<vsgpu::Plan> m_plan;
+    vsg_engine *m_engine = nullptr;
+    vsgpu::DriverCounts m_counts;
+    GIntBig m_next_fid = 0;
+    bool m_started = false;
+    bool m_eof = false;
+    bool m_failed = false;
+    bool m_summary_emitted = false;
+    double m_t0 = 0;
+    double m_elapsed = 0;
+    GIntBig m_complete_count = -1;
+    CPLStringList m_metadata;
+
+    bool StartEngine();
+    void StopEngine();
+    void Finish();
+    OGRFeature *NewFeature(const unsigned char *wkb, size_t size);
+    /* Copies a source field into field `dst` of f (unset/null kept). */
+    static void CopyField(OGRFeature *f, int dst, const OGRFeature &src,
+                          int src_field);
+    void AddStage(const char *stage, double t0, int64_t rows_in,
+                  int64_t rows_out);
+
+    virtual bool Start() = 0;           /* read what must come first      */
+    virtual OGRFeature *NextResult() = 0; /* nullptr at the end or error  */
+    virtual void Stop() = 0;            /* drop the stream's state        */
+
+    OGRFeature *GetNextRawFeature();
+
+  public:
+    explicit OGRVSGPUResultLayer(std::unique_ptr<vsgpu::Plan> plan);
+    ~OGRVSGPUResultLayer() override;
+
+    DEFINE_GET_NEXT_FEATURE_THROUGH_RAW(OGRVSGPUResultLayer)
+
+    void ResetReading() override;
+    OGRFeatureDefn *GetLayerDefn() override;
+    const char *GetName() override;
+    OGRwkbGeometryType GetGeomType() override;
+    GIntBig GetFeatureCount(int bForce) override;
+    int TestCapability(const char *cap) override;
+    char **GetMetadataDomainList() override;
+    char **GetMetadata(const char *domain = "") override;
+    const char *GetMetadataItem(const char *name,
+                                const char *domain = "") override;
+};
+
+/* ST_Intersection, ST_Clip, ST_ClipByRect and the join form: streams the
+ * input layer in batches through the engine. */
+class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
+{
+    /* method side, loaded once per stream */
+    std::vector<std::unique_ptr<OGRFeature>> m_method_feats;
+    vsg_method_index *m_index = nullptr;
+
+    /* the current input batch and its results */
+    std::vector<std::unique_ptr<OGRFeature>> m_batch;
+    std::vector<GIntBig> m_batch_fids;
+    vsgpu::WkbBatch m_wkb;
+    vsg_result m_result;
+    size_t m_pos = 0;
+    bool m_input_done = false;
+    double m_build_s = 0;
+    int64_t m_build_rows = 0;
+
+    bool LoadMethod();
+    bool NextBatch();
+    OGRFeature *BuildFeature(size_t i);
+
+  protected:
+    bool Start() override;
+    OGRFeature *NextResult() override;
+    void Stop() override;
+
+  public:
+    explicit OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan);
+    ~OGRVSGPUOverlayLayer() override;
+};
+
+/* ST_Union ... GROUP BY: reads all, groups, one vsg_dissolve call. */
+class OGRVSGPUDissolveLayer final : public OGRVSGPUResultLayer
+{
+    struct KeyValue
+    {
+        int type = 0; /* 0 null, 1 integer, 2 real, 3 string */
+        GIntBig i = 0;
+        double d = 0;
+        std::string s;
+    };
+    std::vector<std::vector<KeyValue>> m_group_keys; /* per group */
+    std::vector<std::unique_ptr<OGRFeature>> m_group_rep; /* fields   */
+    std::vector<GIntBig> m_group_count;
+    vsg_result m_result;
+    size_t m_pos = 0;
+
+    bool ReadAndDissolve();
+    OGRFeature *BuildFeature(size_t i);
+    static int CompareKeys(const std::vector<KeyValue> &a,
+                           const std::vector<KeyValue> &b);
+    static int CompareValue(const KeyValue &a, const KeyValue &b);
+    KeyValue Evaluate(const vsgpu::GroupKey &key, const OGRFeature &f) const;
+
+  protected:
+    bool Start() override;
+    OGRFeature *NextResult() override;
+    void Stop() override;
+
+  public:
+    explicit OGRVSGPUDissolveLayer(std::unique_ptr<vsgpu::Plan> plan);
+    ~OGRVSGPUDissolveLayer() override;
+};
+
+/* ---- the dataset -------------------------------------------------------- */
+
+class OGRVSGPUDataset final : public GDALDataset
+{
+    GDALDataset *m_wrapped = nullptr;
+    std::string m_source;
+    CPLStringList m_open_options; /* ours, without SRC_* */
+    std::set<OGRLayer *> m_results;
+
+    OGRLayer *ExecuteVSGPU(const char *sql, OGRGeometry *spatial_filter);
+    OGRLayer *FallbackToSQLite(const char *sql, OGRGeometry *spatial_filter,
+                               const char *reason);
+
+  protected:
+    OGRLayer *ICreateLayer(const char *name, OGRSpatialReference *srs,
+                           OGRwkbGeometryType gtype, char **options) override;
+
+  public:
+    OGRVSGPUDataset() = default;
+    ~OGRVSGPUDataset() override;
+
+    static int Identify(GDALOpenInfo *info);
+    static GDALDataset *Open(GDALOpenInfo *info);
+
+    GDALDataset *Wrapped() const
+    {
+        return m_wrapped;
+    }
+
+    int GetLayerCount() override;
+    OGRLayer *GetLayer(int i) override;
+    OGRLayer *GetLayerByName(const char *name) override;
+    OGRErr DeleteLayer(int i) override;
+    int TestCapability(const char *cap) override;
+
+    OGRLayer *ExecuteSQL(const char *sql, OGRGeometry *spatial_filter,
+                         const char *dialect) override;
+    void ReleaseResultSet(OGRLayer *layer) override;
+
+    OGRErr StartTransaction(int force = FALSE) override;
+    OGRErr CommitTransaction() override;
+    OGRErr RollbackTransaction() override;
+
+    std::vector<std::string>
+    GetFieldDomainNames(CSLConstList options = nullptr) const override;
+    const OGRFieldDomain *GetFieldDomain(const std::string &name) const override;
+    bool AddFieldDomain(std::unique_ptr<OGRFieldDomain> &&domain,
+                        std::string &failure) override;
+    std::vector<std::string>
+    GetRelationshipNames(CSLConstList options = nullptr) const override;
+    const GDALRelationship *
+    GetRelationship(const std::string &name) const override;
+
+    char **GetMetadataDomainList() override;
+    char **GetMetadata(const char *domain = "") override;
+    const char *GetMetadataItem(const char *name,
+                                const char *domain = "") override;
+    CPLErr SetMetadata(char **md, const char *domain = "") override;
+    CPLErr SetMetadataItem(const char *name, const char *value,
+                           const char *domain = "") override;
+
+    void FlushCache(bool at_closing = false) override;
+    char **GetFileList() override;
+    OGRStyleTable *GetStyleTable() override;
+};
+
+#endif /* OGR_VSGPU_H_INCLUDED */

@@ -1,0 +1,317 @@
+/*
+ * ogrvsgpudataset.cpp - the VSGPU:<source> dataset: forwards everything to
+ * the wrapped dataset, except ExecuteSQL with the VSGPU dialect.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "cpl_string.h"
+
+#include <new>
+
+namespace
+{
+
+/* The statement line that holds the error, and a caret under its column. */
+std::string CaretLines(const char *sql, int line, int column)
+{
+    const char *p = sql;
+    for (int l = 1; l < line && *p; ++p)
+        if (*p == '\n')
+            ++l;
+    const char *end = p;
+    while (*end && *end != '\n' && *end != '\r')
+        ++end;
+    std::string text(p, end);
+    std::string caret;
+    for (int i = 0; i < column - 1 && i < static_cast<int>(text.size()); ++i)
+        caret += text[i] == '\t' ? '\t' : ' ';
+    return text + "\n" + caret + "^";
+}
+
+}  // namespace
+
+OGRVSGPUDataset::~OGRVSGPUDataset()
+{
+    /* Result layers read the wrapped layers: they go first. */
+    for (OGRLayer *l : m_results)
+        delete l;
+    m_results.clear();
+    if (m_wrapped)
+        GDALClose(GDALDataset::ToHandle(m_wrapped));
+}
+
+/* ---- forwarding --------------------------------------------------------- */
+
+int OGRVSGPUDataset::GetLayerCount()
+{
+    return m_wrapped->GetLayerCount();
+}
+
+OGRLayer *OGRVSGPUDataset::GetLayer(int i)
+{
+    return m_wrapped->GetLayer(i);
+}
+
+OGRLayer *OGRVSGPUDataset::GetLayerByName(const char *name)
+{
+    return m_wrapped->GetLayerByName(name);
+}
+
+OGRErr OGRVSGPUDataset::DeleteLayer(int i)
+{
+    return m_wrapped->DeleteLayer(i);
+}
+
+int OGRVSGPUDataset::TestCapability(const char *cap)
+{
+    return m_wrapped->TestCapability(cap);
+}
+
+OGRLayer *OGRVSGPUDataset::ICreateLayer(const char *name,
+                                        OGRSpatialReference *srs,
+                                        OGRwkbGeometryType gtype,
+                                        char **options)
+{
+    return m_wrapped->CreateLayer(name, srs, gtype, options);
+}
+
+OGRErr OGRVSGPUDataset::StartTransaction(int force)
+{
+    return m_wrapped->StartTransaction(force);
+}
+
+OGRErr OGRVSGPUDataset::CommitTransaction()
+{
+    return m_wrapped->CommitTransaction();
+}
+
+OGRErr OGRVSGPUDataset::RollbackTransaction()
+{
+    return m_wrapped->RollbackTransaction();
+}
+
+std::vector<std::string>
+OGRVSGPUDataset::GetFieldDomainNames(CSLConstList options) const
+{
+    return m_wrapped->GetFieldDomainNames(options);
+}
+
+const OGRFieldDomain *
+OGRVSGPUDataset::GetFieldDomain(const std::string &name) const
+{
+    return m_wrapped->GetFieldDomain(name);
+}
+
+bool OGRVSGPUDataset::AddFieldDomain(std::unique_ptr<OGRFieldDomain> &&domain,
+                                     std::string &failure)
+{
+    return m_wrapped->AddFieldDomain(std::move(domain), failure);
+}
+
+std::vector<std::string>
+OGRVSGPUDataset::GetRelationshipNames(CSLConstList options) const
+{
+    return m_wrapped->GetRelationshipNames(options);
+}
+
+const GDALRelationship *
+OGRVSGPUDataset::GetRelationship(const std::string &name) const
+{
+    return m_wrapped->GetRelationship(name);
+}
+
+char **OGRVSGPUDataset::GetMetadataDomainList()
+{
+    return m_wrapped->GetMetadataDomainList();
+}
+
+char **OGRVSGPUDataset::GetMetadata(const char *domain)
+{
+    return m_wrapped->GetMetadata(domain);
+}
+
+const char *OGRVSGPUDataset::GetMetadataItem(const char *name,
+                                             const char *domain)
+{
+    return m_wrapped->GetMetadataItem(name, domain);
+}
+
+CPLErr OGRVSGPUDataset::SetMetadata(char **md, const char *domain)
+{
+    return m_wrapped->SetMetadata(md, domain);
+}
+
+CPLErr OGRVSGPUDataset::SetMetadataItem(const char *name, const char *value,
+                                        const char *domain)
+{
+    return m_wrapped->SetMetadataItem(name, value, domain);
+}
+
+void OGRVSGPUDataset::FlushCache(bool at_closing)
+{
+    m_wrapped->FlushCache(at_closing);
+}
+
+char **OGRVSGPUDataset::GetFileList()
+{
+    return m_wrapped->GetFileList();
+}
+
+OGRStyleTable *OGRVSGPUDataset::GetStyleTable()
+{
+    return m_wrapped->GetStyleTable();
+}
+
+/* ---- SQL ---------------------------------------------------------------- */
+
+OGRLayer *OGRVSGPUDataset::ExecuteSQL(const char *sql,
+                                      OGRGeometry *spatial_filter,
+                                      const char *dialect)
+{
+    if (sql == nullptr)
+        return nullptr;
+    if (dialect == nullptr || !EQUAL(dialect, "VSGPU"))
+        return m_wrapped->ExecuteSQL(sql, spatial_filter, dialect);
+    try
+    {
+        return ExecuteVSGPU(sql, spatial_filter);
+    }
+    catch (const std::bad_alloc &)
+    {
+        CPLError(CE_Failure, CPLE_OutOfMemory, "VSGPU: out of memory");
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: %s", e.what());
+    }
+    return nullptr;
+}
+
+void OGRVSGPUDataset::ReleaseResultSet(OGRLayer *layer)
+{
+    if (layer == nullptr)
+        return;
+    auto it = m_results.find(layer);
+    if (it != m_results.end())
+    {
+        m_results.erase(it);
+        delete layer;
+        return;
+    }
+    m_wrapped->ReleaseResultSet(layer);
+}
+
+OGRLayer *OGRVSGPUDataset::FallbackToSQLite(const char *sql,
+                                            OGRGeometry *spatial_filter,
+                                            const char *reason)
+{
+    bool enabled = true;
+    if (!vsgpu::ResolveSqlFallback(m_open_options.List(), &enabled))
+        return nullptr;
+    if (!enabled)
+    {
+        CPLError(CE_Failure, CPLE_NotSupported,
+                 "VSGPU: %s (SQL_FALLBACK=NO: not running it with the SQLite "
+                 "dialect)",
+                 reason);
+        return nullptr;
+    }
+    CPLError(CE_Warning, CPLE_AppDefined,
+             "VSGPU: %s; running the statement with the SQLite dialect of "
+             "the wrapped dataset",
+             reason);
+    return m_wrapped->ExecuteSQL(sql, spatial_filter, "SQLITE");
+}
+
+/* The VSGPU dialect: parse, bind, decide the runtime, make the result
+ * layer. The engine runs when the caller reads features. */
+OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
+                                        OGRGeometry *spatial_filter)
+{
+    CPLDebug(VSGPU_DEBUG, "parse: %s", sql);
+    vsg_statement *raw = nullptr;
+    vsg_parse_error err{};
+    const vsg_parse_result pr = vsg_sql_parse(sql, &raw, &err);
+    std::unique_ptr<vsg_statement, void (*)(vsg_statement *)> stmt(
+        raw, vsg_statement_free);
+    err.message[sizeof(err.message) - 1] = '\0';
+    switch (pr)
+    {
+        case VSG_PARSE_OK:
+            break;
+        case VSG_PARSE_SYNTAX_ERROR:
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU SQL syntax error at line %d, column %d: %s\n%s",
+                     err.line, err.column, err.message,
+                     CaretLines(sql, err.line, err.column).c_str());
+            return nullptr;
+        case VSG_PARSE_NOT_VSGPU:
+            return FallbackToSQLite(
+                sql, spatial_filter,
+                err.message[0] ? err.message
+                               : "not one of the VSGPU statement forms");
+        case VSG_PARSE_NOMEM:
+        default:
+            CPLError(CE_Failure, CPLE_OutOfMemory,
+                     "VSGPU: out of memory while parsing the statement");
+            return nullptr;
+    }
+    if (!stmt)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: the parser returned no statement");
+        return nullptr;
+    }
+
+    CPLDebug(VSGPU_DEBUG, "bind");
+    auto plan = std::make_unique<vsgpu::Plan>();
+    std::string reason;
+    switch (vsgpu::Bind(this, m_source.c_str(), sql, stmt.get(),
+                        m_open_options.List(), plan.get(), &reason))
+    {
+        case vsgpu::BindResult::Ok:
+            break;
+        case vsgpu::BindResult::NotVSGPU:
+            plan.reset();
+            return FallbackToSQLite(sql, spatial_filter, reason.c_str());
+        case vsgpu::BindResult::Failed:
+        default:
+            return nullptr;
+    }
+
+    /* -spat: the input layer only (docs/usage.md). */
+    if (spatial_filter)
+        plan->spatial_filter.reset(spatial_filter->clone());
+
+    const char *op = vsgpu::OpName(plan->op);
+    GIntBig rows = -1;
+    if (plan->input.layer->TestCapability(OLCFastFeatureCount))
+        rows = plan->input.layer->GetFeatureCount(TRUE);
+    vsg_dispatch_decide(plan->opts.mode, op, rows, &plan->dispatch);
+    plan->dispatch.reason[sizeof(plan->dispatch.reason) - 1] = '\0';
+    CPLDebug(VSGPU_DEBUG, "dispatch: %s requested %s, selected %s%s%s", op,
+             vsg_exec_mode_name(plan->dispatch.requested),
+             vsg_runtime_name(plan->dispatch.selected),
+             plan->dispatch.reason[0] ? ": " : "", plan->dispatch.reason);
+    if (plan->dispatch.must_fail)
+    {
+        CPLError(CE_Failure, CPLE_NotSupported,
+                 "VSGPU: VSGPU_EXECUTION_MODE=GPU but %s cannot run on the "
+                 "GPU: %s",
+                 op, plan->dispatch.reason);
+        return nullptr;
+    }
+    if (plan->dispatch.is_fallback)
+        CPLError(CE_Warning, CPLE_AppDefined,
+                 "VSGPU: %s runs on the CPU engine: %s", op,
+                 plan->dispatch.reason);
+
+    OGRLayer *result = nullptr;
+    if (plan->op == vsgpu::Op::Dissolve)
+        result = new OGRVSGPUDissolveLayer(std::move(plan));
+    else
+        result = new OGRVSGPUOverlayLayer(std::move(plan));
+    m_results.insert(result);
+    return result;
+}

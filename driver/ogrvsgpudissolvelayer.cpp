@@ -1,0 +1,308 @@
+/*
+ * ogrvsgpudissolvelayer.cpp - SELECT keys, ST_Union(geom) ... GROUP BY keys.
+ *
+ * Reads every input feature, evaluates the group keys (typed like SQLite:
+ * NULL first, numbers numerically, strings by byte value), numbers the
+ * groups in sorted key order, and calls vsg_dissolve once. Features are
+ * then handed out in group order.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+
+namespace
+{
+
+/* Byte offsets of the UTF-8 characters of s, plus s.size() at the end. */
+std::vector<size_t> CharOffsets(const std::string &s)
+{
+    std::vector<size_t> off;
+    for (size_t i = 0; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80)
+            off.push_back(i);
+    off.push_back(s.size());
+    return off;
+}
+
+/* SQLite's substr(X, Y[, Z]) on characters. */
+std::string Substr(const std::string &s, int start, bool has_len, int len)
+{
+    const std::vector<size_t> off = CharOffsets(s);
+    const long long n = static_cast<long long>(off.size()) - 1;
+    long long p1 = start;
+    long long p2 = has_len ? len : n + 1;
+    bool neg = false;
+    if (p2 < 0)
+    {
+        p2 = -p2;
+        neg = true;
+    }
+    if (p1 < 0)
+    {
+        p1 += n;
+        if (p1 < 0)
+        {
+            p2 += p1;
+            if (p2 < 0)
+                p2 = 0;
+            p1 = 0;
+        }
+    }
+    else if (p1 > 0)
+        --p1;
+    else if (p2 > 0)
+        --p2;
+    if (neg)
+    {
+        p1 -= p2;
+        if (p1 < 0)
+        {
+            p2 += p1;
+            p1 = 0;
+        }
+    }
+    if (p1 > n)
+        p1 = n;
+    long long p_end = std::min(n, p1 + p2);
+    if (p_end < p1)
+        p_end = p1;
+    return s.substr(off[static_cast<size_t>(p1)],
+                    off[static_cast<size_t>(p_end)] -
+                        off[static_cast<size_t>(p1)]);
+}
+
+}  // namespace
+
+OGRVSGPUDissolveLayer::OGRVSGPUDissolveLayer(
+    std::unique_ptr<vsgpu::Plan> plan)
+    : OGRVSGPUResultLayer(std::move(plan))
+{
+    vsg_result_init(&m_result);
+}
+
+OGRVSGPUDissolveLayer::~OGRVSGPUDissolveLayer()
+{
+    Stop();
+}
+
+void OGRVSGPUDissolveLayer::Stop()
+{
+    vsg_result_clear(&m_result);
+    m_group_keys.clear();
+    m_group_rep.clear();
+    m_group_count.clear();
+    m_pos = 0;
+}
+
+bool OGRVSGPUDissolveLayer::Start()
+{
+    return ReadAndDissolve();
+}
+
+OGRVSGPUDissolveLayer::KeyValue
+OGRVSGPUDissolveLayer::Evaluate(const vsgpu::GroupKey &key,
+                                const OGRFeature &f) const
+{
+    KeyValue v;
+    if (!f.IsFieldSetAndNotNull(key.field))
+        return v;
+    const OGRFieldType t = f.GetFieldDefnRef(key.field)->GetType();
+    if (key.kind == vsgpu::KeyKind::Column && (t == OFTInteger || t == OFTInteger64))
+    {
+        v.type = 1;
+        v.i = f.GetFieldAsInteger64(key.field);
+        return v;
+    }
+    if (key.kind == vsgpu::KeyKind::Column && t == OFTReal)
+    {
+        v.type = 2;
+        v.d = f.GetFieldAsDouble(key.field);
+        return v;
+    }
+    v.type = 3;
+    v.s = f.GetFieldAsString(key.field);
+    switch (key.kind)
+    {
+        case vsgpu::KeyKind::Substr:
+            v.s = Substr(v.s, key.start, key.has_length, key.length);
+            break;
+        case vsgpu::KeyKind::Upper:
+            for (char &c : v.s)
+                if (c >= 'a' && c <= 'z')
+                    c = static_cast<char>(c - 'a' + 'A');
+            break;
+        case vsgpu::KeyKind::Lower:
+            for (char &c : v.s)
+                if (c >= 'A' && c <= 'Z')
+                    c = static_cast<char>(c - 'A' + 'a');
+            break;
+        case vsgpu::KeyKind::Column:
+            break;
+    }
+    return v;
+}
+
+int OGRVSGPUDissolveLayer::CompareValue(const KeyValue &a, const KeyValue &b)
+{
+    const int ra = a.type == 0 ? 0 : a.type == 3 ? 2 : 1;
+    const int rb = b.type == 0 ? 0 : b.type == 3 ? 2 : 1;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    if (ra == 0)
+        return 0;
+    if (ra == 2)
+    {
+        const int c = a.s.compare(b.s);
+        return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
+    if (a.type == 1 && b.type == 1)
+        return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    const double da = a.type == 1 ? static_cast<double>(a.i) : a.d;
+    const double db = b.type == 1 ? static_cast<double>(b.i) : b.d;
+    return da < db ? -1 : da > db ? 1 : 0;
+}
+
+int OGRVSGPUDissolveLayer::CompareKeys(const std::vector<KeyValue> &a,
+                                       const std::vector<KeyValue> &b)
+{
+    for (size_t k = 0; k < a.size() && k < b.size(); ++k)
+    {
+        const int c = CompareValue(a[k], b[k]);
+        if (c != 0)
+            return c;
+    }
+    return 0;
+}
+
+bool OGRVSGPUDissolveLayer::ReadAndDissolve()
+{
+    const vsgpu::Source &input = m_plan->input;
+    if (!vsgpu::PrepareSource(input, m_plan->spatial_filter.get()))
+        return false;
+
+    /* Read: key values, fields and WKB of every feature. */
+    double t0 = vsg_now_s();
+    vsgpu::WkbBatch wkb;
+    std::vector<GIntBig> fids;
+    std::vector<std::vector<KeyValue>> keys;
+    std::vector<std::unique_ptr<OGRFeature>> feats;
+    while (true)
+    {
+        std::unique_ptr<OGRFeature> f;
+        bool error = false;
+        if (!vsgpu::ReadSourceFeature(input, &f, &wkb,
+                                      &m_counts.curves_linearized, &error))
+        {
+            if (error)
+                return false;
+            break;
+        }
+        std::vector<KeyValue> kv;
+        kv.reserve(m_plan->keys.size());
+        for (const vsgpu::GroupKey &key : m_plan->keys)
+            kv.push_back(Evaluate(key, *f));
+        keys.push_back(std::move(kv));
+        fids.push_back(f->GetFID());
+        feats.push_back(std::move(f));
+    }
+    const size_t n = fids.size();
+    m_counts.input_features = static_cast<GIntBig>(n);
+    AddStage("read_input", t0, static_cast<int64_t>(n),
+             static_cast<int64_t>(n));
+
+    /* Group: ids in sorted key order. */
+    t0 = vsg_now_s();
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b)
+                     { return CompareKeys(keys[a], keys[b]) < 0; });
+    std::vector<int64_t> group_of(n);
+    for (size_t r = 0; r < n; ++r)
+    {
+        const size_t i = order[r];
+        if (r == 0 || CompareKeys(keys[order[r - 1]], keys[i]) != 0)
+        {
+            m_group_keys.push_back(keys[i]);
+            m_group_rep.push_back(std::move(feats[i]));
+            m_group_count.push_back(0);
+        }
+        group_of[i] = static_cast<int64_t>(m_group_keys.size()) - 1;
+        ++m_group_count.back();
+    }
+    feats.clear();
+    keys.clear();
+    const int64_t n_groups = static_cast<int64_t>(m_group_keys.size());
+    AddStage("group_keys", t0, static_cast<int64_t>(n), n_groups);
+    CPLDebug(VSGPU_DEBUG, "ST_Union: %u features in " CPL_FRMT_GIB " groups",
+             static_cast<unsigned>(n), static_cast<GIntBig>(n_groups));
+
+    if (n == 0)
+        return true;
+    vsg_wkb_array arr = wkb.View();
+    const vsg_status st =
+        vsg_dissolve(m_engine, &arr, group_of.data(), n_groups, &m_result);
+    if (st != VSG_OK)
+    {
+        vsgpu::ReportEngineError(*m_plan, m_engine, st, "dissolve", fids,
+                                 input);
+        return false;
+    }
+    return true;
+}
+
+OGRFeature *OGRVSGPUDissolveLayer::BuildFeature(size_t i)
+{
+    const int64_t g = m_result.input_index ? m_result.input_index[i] : -1;
+    if (g < 0 || static_cast<size_t>(g) >= m_group_keys.size())
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: ST_Union: the engine returned an out-of-range group");
+        m_failed = true;
+        return nullptr;
+    }
+    const size_t gi = static_cast<size_t>(g);
+    OGRFeature *f = NewFeature(m_result.wkb[i], m_result.size[i]);
+    if (f == nullptr)
+        return nullptr;
+    const std::vector<vsgpu::OutField> &fields = m_plan->fields;
+    for (size_t j = 0; j < fields.size(); ++j)
+    {
+        const vsgpu::OutField &of = fields[j];
+        const int dst = static_cast<int>(j);
+        if (of.kind == vsgpu::OutField::Count)
+        {
+            f->SetField(dst, static_cast<GIntBig>(m_group_count[gi]));
+            continue;
+        }
+        if (of.kind != vsgpu::OutField::Key)
+            continue;
+        const vsgpu::GroupKey &key = m_plan->keys[static_cast<size_t>(of.index)];
+        if (key.kind == vsgpu::KeyKind::Column)
+        {
+            CopyField(f, dst, *m_group_rep[gi], key.field);
+            continue;
+        }
+        const KeyValue &v = m_group_keys[gi][static_cast<size_t>(of.index)];
+        if (v.type == 0)
+            f->SetFieldNull(dst);
+        else
+            f->SetField(dst, v.s.c_str());
+    }
+    return f;
+}
+
+OGRFeature *OGRVSGPUDissolveLayer::NextResult()
+{
+    if (m_pos < m_result.count)
+    {
+        const double t0 = vsg_now_s();
+        OGRFeature *f = BuildFeature(m_pos++);
+        AddStage("build_features", t0, 1, f ? 1 : 0);
+        return f;
+    }
+    return nullptr;
+}

@@ -1,0 +1,307 @@
+/*
+ * ogrvsgpuoptions.cpp - the options of docs/semantics.md, declared once and
+ * resolved with one precedence: statement > open option > configuration
+ * option (VSGPU_* only) > default.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "cpl_string.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+
+namespace vsgpu
+{
+
+namespace
+{
+
+enum class Kind
+{
+    Bool,
+    String,
+    Invalid,
+    Mode,
+    Threads,
+    PositiveInt
+};
+
+struct Decl
+{
+    const char *name;   /* statement and open option name */
+    const char *config; /* configuration option, or nullptr */
+    Kind kind;
+    const char *deflt;
+    bool statement; /* allowed as a statement option */
+    const char *description;
+};
+
+const Decl kOptions[] = {
+    {"SKIP_FAILURES", nullptr, Kind::Bool, "NO", true,
+     "Skip a pair whose GEOS operation fails instead of failing"},
+    {"PROMOTE_TO_MULTI", nullptr, Kind::Bool, "NO", true,
+     "Every output geometry is Multi"},
+    {"KEEP_LOWER_DIMENSION_GEOMETRIES", nullptr, Kind::Bool, "NO", true,
+     "Keep results of lower dimension (layer type Unknown)"},
+    {"INPUT_PREFIX", nullptr, Kind::String, "", true,
+     "Prefix for all input fields"},
+    {"METHOD_PREFIX", nullptr, Kind::String, "", true,
+     "Prefix for all method fields"},
+    {"INVALID", "VSGPU_INVALID", Kind::Invalid, "REPAIR", true,
+     "Invalid input policy"},
+    {"EXECUTION_MODE", "VSGPU_EXECUTION_MODE", Kind::Mode, "AUTO", true,
+     "Runtime selection"},
+    {"NUM_THREADS", "VSGPU_NUM_THREADS", Kind::Threads, "ALL_CPUS", true,
+     "CPU engine threads"},
+    {"BATCH_SIZE", "VSGPU_BATCH_SIZE", Kind::PositiveInt, "16384", true,
+     "Input features per batch"},
+    {"SQL_FALLBACK", "VSGPU_SQL_FALLBACK", Kind::Bool, "YES", false,
+     "Run non-VSGPU statements with the SQLite dialect"},
+};
+
+const Decl *FindDecl(const char *name)
+{
+    for (const Decl &d : kOptions)
+        if (EQUAL(d.name, name))
+            return &d;
+    return nullptr;
+}
+
+/* Looks the value up with the precedence of the contract. *origin says
+ * where it came from, for messages. */
+const char *Lookup(const Decl &d, char **stmt, int n_stmt,
+                   CSLConstList open_options, std::string *holder,
+                   const char **origin)
+{
+    for (int i = n_stmt - 1; i >= 0; --i)
+    {
+        char *key = nullptr;
+        const char *value = CPLParseNameValue(stmt[i], &key);
+        const bool match = key != nullptr && EQUAL(key, d.name);
+        CPLFree(key);
+        if (match && value)
+        {
+            *holder = value;
+            *origin = "statement option";
+            return holder->c_str();
+        }
+    }
+    const char *v = CSLFetchNameValue(open_options, d.name);
+    if (v)
+    {
+        *origin = "open option";
+        return v;
+    }
+    if (d.config)
+    {
+        v = CPLGetConfigOption(d.config, nullptr);
+        if (v)
+        {
+            *origin = "configuration option";
+            return v;
+        }
+    }
+    *origin = "default";
+    return d.deflt;
+}
+
+bool Invalid(const Decl &d, const char *origin, const char *value,
+             const char *expected)
+{
+    CPLError(CE_Failure, CPLE_IllegalArg,
+             "VSGPU: invalid value '%s' for %s %s: expected %s", value,
+             origin,
+             (strcmp(origin, "configuration option") == 0 && d.config)
+                 ? d.config
+                 : d.name,
+             expected);
+    return false;
+}
+
+bool ParseBool(const char *v, bool *out)
+{
+    if (EQUAL(v, "YES") || EQUAL(v, "TRUE") || EQUAL(v, "ON") ||
+        EQUAL(v, "1"))
+        *out = true;
+    else if (EQUAL(v, "NO") || EQUAL(v, "FALSE") || EQUAL(v, "OFF") ||
+             EQUAL(v, "0"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+bool ParsePositive(const char *v, int *out)
+{
+    errno = 0;
+    char *end = nullptr;
+    const long n = strtol(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0' || n < 1 || n > INT_MAX)
+        return false;
+    *out = static_cast<int>(n);
+    return true;
+}
+
+bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
+{
+    switch (d.kind)
+    {
+        case Kind::Bool:
+        {
+            bool b = false;
+            if (!ParseBool(v, &b))
+                return Invalid(d, origin, v, "YES or NO");
+            if (EQUAL(d.name, "SKIP_FAILURES"))
+                o->skip_failures = b;
+            else if (EQUAL(d.name, "PROMOTE_TO_MULTI"))
+                o->promote_to_multi = b;
+            else if (EQUAL(d.name, "KEEP_LOWER_DIMENSION_GEOMETRIES"))
+                o->keep_lower_dim = b;
+            return true;
+        }
+        case Kind::String:
+            if (EQUAL(d.name, "INPUT_PREFIX"))
+            {
+                o->has_input_prefix = strcmp(origin, "default") != 0;
+                o->input_prefix = v;
+            }
+            else
+            {
+                o->has_method_prefix = strcmp(origin, "default") != 0;
+                o->method_prefix = v;
+            }
+            return true;
+        case Kind::Invalid:
+            if (EQUAL(v, "REPAIR"))
+                o->invalid = VSG_INVALID_REPAIR;
+            else if (EQUAL(v, "SKIP"))
+                o->invalid = VSG_INVALID_SKIP;
+            else if (EQUAL(v, "ERROR"))
+                o->invalid = VSG_INVALID_ERROR;
+            else
+                return Invalid(d, origin, v, "REPAIR, SKIP or ERROR");
+            return true;
+        case Kind::Mode:
+            if (vsg_exec_mode_parse(v, &o->mode) != 0)
+                return Invalid(d, origin, v, "AUTO, CPU or GPU");
+            return true;
+        case Kind::Threads:
+            if (EQUAL(v, "ALL_CPUS"))
+                o->num_threads = 0;
+            else if (!ParsePositive(v, &o->num_threads))
+                return Invalid(d, origin, v, "a positive integer or ALL_CPUS");
+            return true;
+        case Kind::PositiveInt:
+            if (!ParsePositive(v, &o->batch_size))
+                return Invalid(d, origin, v, "a positive integer");
+            return true;
+    }
+    return true;
+}
+
+}  // namespace
+
+const char *OpenOptionListXML()
+{
+    static std::string xml;
+    if (xml.empty())
+    {
+        std::string s = "<OpenOptionList>";
+        for (const Decl &d : kOptions)
+        {
+            std::string type = "string";
+            std::string values;
+            switch (d.kind)
+            {
+                case Kind::Bool:
+                    type = "boolean";
+                    break;
+                case Kind::Invalid:
+                    type = "string-select";
+                    values = "<Value>REPAIR</Value><Value>SKIP</Value>"
+                             "<Value>ERROR</Value>";
+                    break;
+                case Kind::Mode:
+                    type = "string-select";
+                    values = "<Value>AUTO</Value><Value>CPU</Value>"
+                             "<Value>GPU</Value>";
+                    break;
+                case Kind::PositiveInt:
+                    type = "int";
+                    break;
+                default:
+                    break;
+            }
+            s += CPLSPrintf("<Option name='%s' type='%s' description='%s%s%s'",
+                            d.name, type.c_str(), d.description,
+                            d.config ? ". Config option " : "",
+                            d.config ? d.config : "");
+            if (d.deflt[0])
+                s += CPLSPrintf(" default='%s'", d.deflt);
+            s += values.empty() ? "/>" : ">" + values + "</Option>";
+        }
+        s += "<Option name='SRC_*' type='string' description='Passed to the "
+             "wrapped source as open option * (SRC_LIST_ALL_TABLES=YES gives "
+             "LIST_ALL_TABLES=YES)'/>";
+        s += "</OpenOptionList>";
+        xml = s;
+    }
+    return xml.c_str();
+}
+
+bool ResolveOptions(char **stmt_options, int n_stmt_options,
+                    CSLConstList open_options, Options *out)
+{
+    /* Statement options must be known ones. */
+    for (int i = 0; i < n_stmt_options; ++i)
+    {
+        char *key = nullptr;
+        const char *value = CPLParseNameValue(stmt_options[i], &key);
+        const Decl *d = key ? FindDecl(key) : nullptr;
+        if (value == nullptr || d == nullptr || !d->statement)
+        {
+            CPLError(CE_Failure, CPLE_IllegalArg,
+                     "VSGPU: unknown statement option '%s' (expected "
+                     "KEY=VALUE with KEY one of SKIP_FAILURES, "
+                     "PROMOTE_TO_MULTI, KEEP_LOWER_DIMENSION_GEOMETRIES, "
+                     "INPUT_PREFIX, METHOD_PREFIX, INVALID, EXECUTION_MODE, "
+                     "NUM_THREADS, BATCH_SIZE)",
+                     stmt_options[i]);
+            CPLFree(key);
+            return false;
+        }
+        CPLFree(key);
+    }
+
+    Options o;
+    for (const Decl &d : kOptions)
+    {
+        if (d.kind == Kind::Bool && EQUAL(d.name, "SQL_FALLBACK"))
+            continue;
+        std::string holder;
+        const char *origin = "";
+        const char *v =
+            Lookup(d, stmt_options, n_stmt_options, open_options, &holder,
+                   &origin);
+        if (!Apply(d, v, origin, &o))
+            return false;
+    }
+    o.profile_path = CPLGetConfigOption("VSGPU_PROFILE", "");
+    *out = o;
+    return true;
+}
+
+bool ResolveSqlFallback(CSLConstList open_options, bool *enabled)
+{
+    const Decl *d = FindDecl("SQL_FALLBACK");
+    std::string holder;
+    const char *origin = "";
+    const char *v = Lookup(*d, nullptr, 0, open_options, &holder, &origin);
+    if (!ParseBool(v, enabled))
+        return Invalid(*d, origin, v, "YES or NO");
+    return true;
+}
+
+}  // namespace vsgpu

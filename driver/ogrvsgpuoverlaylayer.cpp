@@ -1,0 +1,222 @@
+/*
+ * ogrvsgpuoverlaylayer.cpp - ST_Intersection (table function and join),
+ * ST_Clip and ST_ClipByRect as a stream.
+ *
+ * Stream: the method layer is read once (fields kept, geometries into the
+ * engine's method index); then the input layer is read BATCH_SIZE features
+ * at a time, each batch goes through the engine in one call, and the
+ * results (ordered by input, then method) are handed out as features whose
+ * fields are copied from the batch's features and the method features.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+
+OGRVSGPUOverlayLayer::OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan)
+    : OGRVSGPUResultLayer(std::move(plan))
+{
+    vsg_result_init(&m_result);
+}
+
+OGRVSGPUOverlayLayer::~OGRVSGPUOverlayLayer()
+{
+    Stop();
+}
+
+void OGRVSGPUOverlayLayer::Stop()
+{
+    vsg_result_clear(&m_result);
+    if (m_index)
+        vsg_method_index_destroy(m_index);
+    m_index = nullptr;
+    m_method_feats.clear();
+    m_batch.clear();
+    m_batch_fids.clear();
+    m_wkb.Clear();
+    m_pos = 0;
+    m_input_done = false;
+    m_build_s = 0;
+    m_build_rows = 0;
+}
+
+bool OGRVSGPUOverlayLayer::Start()
+{
+    if (m_plan->op != vsgpu::Op::ClipRect && !LoadMethod())
+        return false;
+    return vsgpu::PrepareSource(m_plan->input, m_plan->spatial_filter.get());
+}
+
+/* Phase 1: the method layer, read once; its geometries go into the index. */
+bool OGRVSGPUOverlayLayer::LoadMethod()
+{
+    const double t0 = vsg_now_s();
+    const vsgpu::Source &method = m_plan->method;
+    if (!vsgpu::PrepareSource(method, nullptr))
+        return false;
+    const bool keep_fields = m_plan->op != vsgpu::Op::Clip;
+    vsgpu::WkbBatch wkb;
+    std::vector<GIntBig> fids;
+    while (true)
+    {
+        std::unique_ptr<OGRFeature> f;
+        bool error = false;
+        if (!vsgpu::ReadSourceFeature(method, &f, &wkb,
+                                      &m_counts.curves_linearized, &error))
+        {
+            if (error)
+                return false;
+            break;
+        }
+        fids.push_back(f->GetFID());
+        if (keep_fields)
+            m_method_feats.push_back(std::move(f));
+    }
+    m_counts.method_features = static_cast<GIntBig>(fids.size());
+    AddStage("read_method", t0, static_cast<int64_t>(fids.size()),
+             static_cast<int64_t>(fids.size()));
+
+    vsg_wkb_array arr = wkb.View();
+    const vsg_status st = vsg_method_index_build(m_engine, &arr, &m_index);
+    if (st != VSG_OK || m_index == nullptr)
+    {
+        vsgpu::ReportEngineError(*m_plan, m_engine, st, "method index", fids,
+                                 method);
+        return false;
+    }
+    CPLDebug(VSGPU_DEBUG, "%s: method '%s': " CPL_FRMT_GIB
+             " features indexed (dimension %d)",
+             vsgpu::OpName(m_plan->op), method.name.c_str(),
+             m_counts.method_features, vsg_method_index_dimension(m_index));
+    return true;
+}
+
+/* Phase 2: one batch of input features through the engine. */
+bool OGRVSGPUOverlayLayer::NextBatch()
+{
+    if (m_build_rows > 0)
+    {
+        if (m_engine)
+            vsg_profile_add(vsg_engine_profile(m_engine), "build_features",
+                            "CPU", m_build_s, m_build_rows, m_build_rows, 0, 0,
+                            0);
+        m_build_s = 0;
+        m_build_rows = 0;
+    }
+    m_batch.clear();
+    m_batch_fids.clear();
+    m_wkb.Clear();
+    vsg_result_clear(&m_result);
+    m_pos = 0;
+
+    const double t0 = vsg_now_s();
+    const vsgpu::Source &input = m_plan->input;
+    const size_t batch_size = static_cast<size_t>(m_plan->opts.batch_size);
+    while (m_batch.size() < batch_size)
+    {
+        std::unique_ptr<OGRFeature> f;
+        bool error = false;
+        if (!vsgpu::ReadSourceFeature(input, &f, &m_wkb,
+                                      &m_counts.curves_linearized, &error))
+        {
+            if (error)
+            {
+                m_failed = true;
+                return false;
+            }
+            m_input_done = true;
+            break;
+        }
+        m_batch_fids.push_back(f->GetFID());
+        m_batch.push_back(std::move(f));
+    }
+    const int64_t n = static_cast<int64_t>(m_batch.size());
+    m_counts.input_features += n;
+    AddStage("read_input", t0, n, n);
+    if (n == 0)
+        return true;
+
+    vsg_wkb_array arr = m_wkb.View();
+    vsg_status st = VSG_OK;
+    switch (m_plan->op)
+    {
+        case vsgpu::Op::Clip:
+            st = vsg_clip_batch(m_engine, m_index, &arr, &m_result);
+            break;
+        case vsgpu::Op::ClipRect:
+            st = vsg_clip_rect_batch(m_engine, m_plan->rect, &arr, &m_result);
+            break;
+        default:
+            st = vsg_intersection_batch(m_engine, m_index, &arr, &m_result);
+            break;
+    }
+    if (st != VSG_OK)
+    {
+        vsgpu::ReportEngineError(*m_plan, m_engine, st, "batch", m_batch_fids,
+                                 input);
+        m_failed = true;
+        return false;
+    }
+    CPLDebug(VSGPU_DEBUG, "%s: batch of " CPL_FRMT_GIB " input features -> %u "
+             "results",
+             vsgpu::OpName(m_plan->op), static_cast<GIntBig>(n),
+             static_cast<unsigned>(m_result.count));
+    return true;
+}
+
+/* Phase 3: one output feature from result i of the current batch. */
+OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
+{
+    const double t0 = vsg_now_s();
+    const int64_t in = m_result.input_index ? m_result.input_index[i] : -1;
+    const int64_t me = m_result.method_index ? m_result.method_index[i] : -1;
+    const bool need_method = !m_method_feats.empty() &&
+                             m_plan->op != vsgpu::Op::Clip &&
+                             m_plan->op != vsgpu::Op::ClipRect;
+    if (in < 0 || static_cast<size_t>(in) >= m_batch.size() ||
+        (need_method &&
+         (me < 0 || static_cast<size_t>(me) >= m_method_feats.size())))
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: %s: the engine returned an out-of-range feature "
+                 "index",
+                 vsgpu::OpName(m_plan->op));
+        m_failed = true;
+        return nullptr;
+    }
+    OGRFeature *f = NewFeature(m_result.wkb[i], m_result.size[i]);
+    if (f == nullptr)
+        return nullptr;
+    const OGRFeature &src_in = *m_batch[static_cast<size_t>(in)];
+    const std::vector<vsgpu::OutField> &fields = m_plan->fields;
+    for (size_t j = 0; j < fields.size(); ++j)
+    {
+        const vsgpu::OutField &of = fields[j];
+        if (of.kind == vsgpu::OutField::Input)
+            CopyField(f, static_cast<int>(j), src_in, of.index);
+        else if (of.kind == vsgpu::OutField::Method && need_method)
+            CopyField(f, static_cast<int>(j),
+                      *m_method_feats[static_cast<size_t>(me)], of.index);
+    }
+    m_build_s += vsg_now_s() - t0;
+    ++m_build_rows;
+    return f;
+}
+
+OGRFeature *OGRVSGPUOverlayLayer::NextResult()
+{
+    while (true)
+    {
+        if (m_pos < m_result.count)
+            return BuildFeature(m_pos++);
+        if (m_input_done || m_failed)
+            break;
+        if (!NextBatch())
+            return nullptr;
+    }
+    if (m_build_rows > 0 && m_engine)
+        vsg_profile_add(vsg_engine_profile(m_engine), "build_features", "CPU",
+                        m_build_s, m_build_rows, m_build_rows, 0, 0, 0);
+    m_build_s = 0;
+    m_build_rows = 0;
+    return nullptr;
+}

@@ -1,0 +1,170 @@
+/*
+ * ogrvsgpureport.cpp - what a statement tells its user: the VSGPU metadata
+ * domain of the result layer, the one end-of-stream CE_Warning that names
+ * every dropped or changed feature count, and the VSGPU_PROFILE trace.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "cpl_string.h"
+
+#include <cctype>
+#include <map>
+
+namespace vsgpu
+{
+
+namespace
+{
+
+struct Counter
+{
+    const char *key;
+    int64_t value;
+    const char *what; /* for the warning; nullptr: metadata only */
+};
+
+std::vector<Counter> Counters(const ReportState &st)
+{
+    vsg_counts zero{};
+    const vsg_counts &c = st.engine ? *vsg_engine_counts(st.engine) : zero;
+    const char *invalid = st.plan->opts.invalid == VSG_INVALID_SKIP
+                              ? "invalid geometries skipped (INVALID=SKIP)"
+                              : "invalid geometries skipped (not repairable)";
+    return {
+        {"INVALID_REPAIRED", c.invalid_repaired,
+         "invalid geometries repaired (INVALID=REPAIR)"},
+        {"INVALID_SKIPPED", c.invalid_skipped, invalid},
+        {"RINGS_CLOSED", c.rings_closed, "unclosed rings closed"},
+        {"NONFINITE_SKIPPED", c.nonfinite_skipped,
+         "geometries with NaN or infinite coordinates skipped"},
+        {"CORRUPT_SKIPPED", c.corrupt_skipped, "unreadable geometries skipped"},
+        {"NULL_GEOMETRIES", c.null_geometries, "null geometries ignored"},
+        {"EMPTY_GEOMETRIES", c.empty_geometries, "empty geometries ignored"},
+        {"CURVES_LINEARIZED", st.driver->curves_linearized,
+         "curve geometries linearised"},
+        {"FAILURES_SKIPPED", c.failures_skipped,
+         "GEOS failures skipped (SKIP_FAILURES=YES)"},
+        {"LOWER_DIMENSION_DROPPED", c.lower_dim_dropped,
+         "results of lower dimension dropped "
+         "(KEEP_LOWER_DIMENSION_GEOMETRIES=NO)"},
+        {"TYPE_SKIPPED", c.type_skipped,
+         "parts of a lower dimension dropped from groups"},
+        {"CANDIDATE_PAIRS", c.candidate_pairs, nullptr},
+        {"CONTAINED_SHORTCUTS", c.contained_shortcuts, nullptr},
+        {"COVERAGE_UNION_GROUPS", c.coverage_union_groups, nullptr},
+        {"UNARY_UNION_GROUPS", c.unary_union_groups, nullptr},
+        {"GPU_ROWS_RERUN_ON_CPU", 0, nullptr},
+    };
+}
+
+std::string StageKey(const char *stage)
+{
+    std::string k = "TIME_";
+    for (const char *p = stage; *p; ++p)
+        k += std::isalnum(static_cast<unsigned char>(*p))
+                 ? static_cast<char>(
+                       std::toupper(static_cast<unsigned char>(*p)))
+                 : '_';
+    return k + "_S";
+}
+
+}  // namespace
+
+CPLStringList BuildMetadata(const ReportState &st)
+{
+    CPLStringList md;
+    const Plan &p = *st.plan;
+    md.SetNameValue("OPERATION", OpName(p.op));
+    md.SetNameValue("REQUESTED_MODE", vsg_exec_mode_name(p.dispatch.requested));
+    md.SetNameValue("SELECTED_RUNTIME",
+                    vsg_runtime_name(p.dispatch.selected));
+    md.SetNameValue("FALLBACK_REASON", p.dispatch.reason);
+    md.SetNameValue("THREADS",
+                    CPLSPrintf("%d", st.engine ? vsg_engine_num_threads(st.engine)
+                                     : p.opts.num_threads > 0 ? p.opts.num_threads
+                                                              : CPLGetNumCPUs()));
+    md.SetNameValue("INPUT_FEATURES",
+                    CPLSPrintf(CPL_FRMT_GIB, st.driver->input_features));
+    md.SetNameValue("METHOD_FEATURES",
+                    CPLSPrintf(CPL_FRMT_GIB, st.driver->method_features));
+    md.SetNameValue("OUTPUT_FEATURES",
+                    CPLSPrintf(CPL_FRMT_GIB, st.driver->output_features));
+    for (const Counter &c : Counters(st))
+        md.SetNameValue(c.key,
+                        CPLSPrintf(CPL_FRMT_GIB, static_cast<GIntBig>(c.value)));
+    md.SetNameValue("ELAPSED_S", CPLSPrintf("%.6f", st.elapsed_s));
+
+    std::map<std::string, double> stages;
+    if (st.engine)
+    {
+        const vsg_profile *prof =
+            vsg_engine_profile(const_cast<vsg_engine *>(st.engine));
+        const size_t n = prof ? vsg_profile_count(prof) : 0;
+        for (size_t i = 0; i < n; ++i)
+        {
+            const char *stage = nullptr, *device = nullptr;
+            double el = 0;
+            int64_t a, b, c, d, e;
+            if (vsg_profile_get(prof, i, &stage, &device, &el, &a, &b, &c, &d,
+                                &e) &&
+                stage)
+                stages[StageKey(stage)] += el;
+        }
+    }
+    for (const auto &kv : stages)
+        md.SetNameValue(kv.first.c_str(), CPLSPrintf("%.6f", kv.second));
+    md.SetNameValue("COMPLETE", st.complete ? "YES" : "NO");
+    return md;
+}
+
+void WarnSummary(const ReportState &st)
+{
+    std::string text;
+    for (const Counter &c : Counters(st))
+    {
+        if (c.what == nullptr || c.value == 0)
+            continue;
+        if (!text.empty())
+            text += ", ";
+        text += CPLSPrintf(CPL_FRMT_GIB " %s", static_cast<GIntBig>(c.value),
+                           c.what);
+    }
+    if (text.empty())
+        return;
+    CPLError(CE_Warning, CPLE_AppDefined, "VSGPU: %s: %s",
+             OpName(st.plan->op), text.c_str());
+}
+
+void WriteProfile(const ReportState &st, vsg_engine *engine)
+{
+    const Plan &p = *st.plan;
+    if (p.opts.profile_path.empty() || engine == nullptr)
+        return;
+    const std::string meta_s[] = {
+        std::string("OPERATION=") + OpName(p.op),
+        "SQL=" + p.sql,
+        std::string("REQUESTED_MODE=") +
+            vsg_exec_mode_name(p.dispatch.requested),
+        std::string("SELECTED_RUNTIME=") +
+            vsg_runtime_name(p.dispatch.selected),
+        std::string("FALLBACK_REASON=") + p.dispatch.reason,
+        std::string("THREADS=") +
+            CPLSPrintf("%d", vsg_engine_num_threads(engine)),
+    };
+    std::vector<const char *> meta;
+    for (const std::string &s : meta_s)
+        meta.push_back(s.c_str());
+    meta.push_back(nullptr);
+    const vsg_status rc = vsg_profile_write_json(
+        vsg_engine_profile(engine), p.opts.profile_path.c_str(), meta.data());
+    if (rc != VSG_OK)
+        CPLError(CE_Warning, CPLE_FileIO,
+                 "VSGPU: cannot write the profile to '%s': %s",
+                 p.opts.profile_path.c_str(), vsg_status_name(rc));
+    else
+        CPLDebug(VSGPU_DEBUG, "profile written to %s",
+                 p.opts.profile_path.c_str());
+}
+
+}  // namespace vsgpu

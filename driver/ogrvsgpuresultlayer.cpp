@@ -1,0 +1,258 @@
+/*
+ * ogrvsgpuresultlayer.cpp - what every result layer shares: the engine's
+ * life (one per stream: ResetReading starts from scratch), the end of the
+ * stream (summary warning, metadata, profile), and the OGRLayer plumbing.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "cpl_string.h"
+
+#include <new>
+
+OGRVSGPUResultLayer::OGRVSGPUResultLayer(std::unique_ptr<vsgpu::Plan> plan)
+    : m_plan(std::move(plan))
+{
+    SetDescription(m_plan->defn->GetName());
+}
+
+OGRVSGPUResultLayer::~OGRVSGPUResultLayer()
+{
+    StopEngine();
+    vsgpu::ClearSourceFilters(m_plan->input);
+    if (m_plan->method.layer && m_plan->method.layer != m_plan->input.layer)
+        vsgpu::ClearSourceFilters(m_plan->method);
+}
+
+bool OGRVSGPUResultLayer::StartEngine()
+{
+    const vsgpu::Options &o = m_plan->opts;
+    vsg_engine_options eo;
+    vsg_engine_options_init(&eo);
+    eo.num_threads = o.num_threads;
+    eo.invalid = o.invalid;
+    eo.skip_failures = o.skip_failures ? 1 : 0;
+    eo.promote_to_multi = m_plan->engine_promote ? 1 : 0;
+    eo.keep_lower_dim = o.keep_lower_dim ? 1 : 0;
+    const vsg_status st = vsg_engine_create(&eo, &m_engine);
+    if (st != VSG_OK || m_engine == nullptr)
+    {
+        m_engine = nullptr;
+        CPLError(st == VSG_ERR_NOMEM ? CE_Failure : CE_Failure,
+                 st == VSG_ERR_NOMEM ? CPLE_OutOfMemory : CPLE_AppDefined,
+                 "VSGPU: cannot create the engine: %s", vsg_status_name(st));
+        return false;
+    }
+    CPLDebug(VSGPU_DEBUG, "%s: engine with %d threads",
+             vsgpu::OpName(m_plan->op), vsg_engine_num_threads(m_engine));
+    return true;
+}
+
+void OGRVSGPUResultLayer::StopEngine()
+{
+    if (m_engine)
+        vsg_engine_destroy(m_engine);
+    m_engine = nullptr;
+}
+
+void OGRVSGPUResultLayer::AddStage(const char *stage, double t0,
+                                   int64_t rows_in, int64_t rows_out)
+{
+    if (m_engine)
+        vsg_profile_add(vsg_engine_profile(m_engine), stage, "CPU",
+                        vsg_now_s() - t0, rows_in, rows_out, 0, 0, 0);
+}
+
+void OGRVSGPUResultLayer::CopyField(OGRFeature *f, int dst,
+                                    const OGRFeature &src, int src_field)
+{
+    if (!src.IsFieldSet(src_field))
+        return;
+    if (src.IsFieldNull(src_field))
+        f->SetFieldNull(dst);
+    else
+        f->SetField(dst, const_cast<OGRFeature &>(src).GetRawFieldRef(
+                             src_field));
+}
+
+OGRFeature *OGRVSGPUResultLayer::NewFeature(const unsigned char *wkb,
+                                            size_t size)
+{
+    auto f = std::make_unique<OGRFeature>(m_plan->defn);
+    if (wkb != nullptr && size > 0)
+    {
+        OGRGeometry *g = vsgpu::GeometryFromWkb(
+            wkb, size, m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef());
+        if (g == nullptr)
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: %s: the engine returned an unreadable geometry "
+                     "(%u bytes)",
+                     vsgpu::OpName(m_plan->op), static_cast<unsigned>(size));
+            m_failed = true;
+            return nullptr;
+        }
+        f->SetGeometryDirectly(g);
+    }
+    f->SetFID(m_next_fid++);
+    return f.release();
+}
+
+void OGRVSGPUResultLayer::Finish()
+{
+    m_elapsed = vsg_now_s() - m_t0;
+    vsgpu::ReportState st;
+    st.plan = m_plan.get();
+    st.engine = m_engine;
+    st.driver = &m_counts;
+    st.complete = true;
+    st.elapsed_s = m_elapsed;
+    CPLDebug(VSGPU_DEBUG,
+             "%s: done, " CPL_FRMT_GIB " input, " CPL_FRMT_GIB
+             " method, " CPL_FRMT_GIB " output features in %.3f s",
+             vsgpu::OpName(m_plan->op), m_counts.input_features,
+             m_counts.method_features, m_counts.output_features, m_elapsed);
+    if (!m_summary_emitted)
+    {
+        m_summary_emitted = true;
+        vsgpu::WarnSummary(st);
+    }
+    vsgpu::WriteProfile(st, m_engine);
+    m_complete_count = m_counts.output_features;
+}
+
+OGRFeature *OGRVSGPUResultLayer::GetNextRawFeature()
+{
+    if (m_failed || m_eof)
+        return nullptr;
+    try
+    {
+        if (!m_started)
+        {
+            m_started = true;
+            m_t0 = vsg_now_s();
+            if (!StartEngine() || !Start())
+            {
+                m_failed = true;
+                return nullptr;
+            }
+        }
+        OGRFeature *f = NextResult();
+        if (f != nullptr)
+        {
+            ++m_counts.output_features;
+            return f;
+        }
+        if (!m_failed)
+        {
+            m_eof = true;
+            Finish();
+        }
+        return nullptr;
+    }
+    catch (const std::bad_alloc &)
+    {
+        CPLError(CE_Failure, CPLE_OutOfMemory, "VSGPU: %s: out of memory",
+                 vsgpu::OpName(m_plan->op));
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: %s: %s",
+                 vsgpu::OpName(m_plan->op), e.what());
+    }
+    m_failed = true;
+    return nullptr;
+}
+
+void OGRVSGPUResultLayer::ResetReading()
+{
+    try
+    {
+        Stop();
+    }
+    catch (...)
+    {
+    }
+    StopEngine();
+    m_counts = vsgpu::DriverCounts();
+    m_next_fid = 0;
+    m_started = false;
+    m_eof = false;
+    m_failed = false;
+    m_elapsed = 0;
+}
+
+OGRFeatureDefn *OGRVSGPUResultLayer::GetLayerDefn()
+{
+    return m_plan->defn;
+}
+
+const char *OGRVSGPUResultLayer::GetName()
+{
+    return m_plan->defn->GetName();
+}
+
+OGRwkbGeometryType OGRVSGPUResultLayer::GetGeomType()
+{
+    return m_plan->defn->GetGeomType();
+}
+
+GIntBig OGRVSGPUResultLayer::GetFeatureCount(int force)
+{
+    if (m_complete_count >= 0 && m_poFilterGeom == nullptr &&
+        m_poAttrQuery == nullptr)
+        return m_complete_count;
+    try
+    {
+        return OGRLayer::GetFeatureCount(force);
+    }
+    catch (const std::bad_alloc &)
+    {
+        CPLError(CE_Failure, CPLE_OutOfMemory, "VSGPU: out of memory");
+    }
+    catch (const std::exception &e)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: %s", e.what());
+    }
+    return -1;
+}
+
+int OGRVSGPUResultLayer::TestCapability(const char *cap)
+{
+    if (EQUAL(cap, OLCStringsAsUTF8))
+        return m_plan->input.layer->TestCapability(OLCStringsAsUTF8) &&
+               (m_plan->method.layer == nullptr ||
+                m_plan->method.layer->TestCapability(OLCStringsAsUTF8));
+    if (EQUAL(cap, OLCFastFeatureCount))
+        return m_complete_count >= 0 && m_poFilterGeom == nullptr &&
+               m_poAttrQuery == nullptr;
+    return FALSE;
+}
+
+char **OGRVSGPUResultLayer::GetMetadataDomainList()
+{
+    return BuildMetadataDomainList(OGRLayer::GetMetadataDomainList(), TRUE,
+                                   VSGPU_MD_DOMAIN, nullptr);
+}
+
+char **OGRVSGPUResultLayer::GetMetadata(const char *domain)
+{
+    if (domain == nullptr || !EQUAL(domain, VSGPU_MD_DOMAIN))
+        return OGRLayer::GetMetadata(domain);
+    vsgpu::ReportState st;
+    st.plan = m_plan.get();
+    st.engine = m_engine;
+    st.driver = &m_counts;
+    st.complete = m_eof;
+    st.elapsed_s = m_eof ? m_elapsed : (m_started ? vsg_now_s() - m_t0 : 0);
+    m_metadata = vsgpu::BuildMetadata(st);
+    return m_metadata.List();
+}
+
+const char *OGRVSGPUResultLayer::GetMetadataItem(const char *name,
+                                                 const char *domain)
+{
+    if (domain == nullptr || !EQUAL(domain, VSGPU_MD_DOMAIN))
+        return OGRLayer::GetMetadataItem(name, domain);
+    return CSLFetchNameValue(GetMetadata(domain), name);
+}

@@ -1,0 +1,175 @@
+/*
+ * ogrvsgpusource.cpp - reading the source layers (filters, features, WKB
+ * export with curve linearisation) and turning engine output back into
+ * OGR geometries and errors.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "ogr_geometry.h"
+
+#include <cinttypes>
+
+/* Index (in the batch handed to the engine) of the input feature of the
+ * last failure, -1 when unknown. Declared weak so that the driver links
+ * with an engine that does not export it yet. */
+extern "C" int64_t vsg_engine_error_input_index(const vsg_engine *e)
+    __attribute__((weak));
+
+namespace vsgpu
+{
+
+void WkbBatch::Clear()
+{
+    m_data.clear();
+    m_offsets.clear();
+    m_sizes.clear();
+    m_ptrs.clear();
+}
+
+void WkbBatch::AddNull()
+{
+    m_offsets.push_back(m_data.size());
+    m_sizes.push_back(0);
+}
+
+bool WkbBatch::Add(const OGRGeometry *geom, GIntBig *curves_linearized)
+{
+    if (geom == nullptr)
+    {
+        AddNull();
+        return true;
+    }
+    std::unique_ptr<OGRGeometry> linear;
+    if (geom->hasCurveGeometry(FALSE))
+    {
+        linear.reset(geom->getLinearGeometry());
+        if (!linear)
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: cannot linearise a %s geometry",
+                     geom->getGeometryName());
+            return false;
+        }
+        geom = linear.get();
+        ++*curves_linearized;
+    }
+    const size_t n = geom->WkbSize();
+    const size_t off = m_data.size();
+    m_data.resize(off + n);
+    if (geom->exportToWkb(wkbNDR, m_data.data() + off, wkbVariantIso) !=
+        OGRERR_NONE)
+    {
+        m_data.resize(off);
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: cannot export a %s geometry as WKB",
+                 geom->getGeometryName());
+        return false;
+    }
+    m_offsets.push_back(off);
+    m_sizes.push_back(n);
+    return true;
+}
+
+vsg_wkb_array WkbBatch::View()
+{
+    m_ptrs.resize(m_sizes.size());
+    for (size_t i = 0; i < m_sizes.size(); ++i)
+        m_ptrs[i] = m_sizes[i] ? m_data.data() + m_offsets[i] : nullptr;
+    vsg_wkb_array a;
+    a.count = m_sizes.size();
+    a.wkb = m_ptrs.data();
+    a.size = m_sizes.data();
+    return a;
+}
+
+bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
+                       WkbBatch *batch, GIntBig *curves_linearized,
+                       bool *error)
+{
+    *error = false;
+    OGRFeature *f = src.layer->GetNextFeature();
+    if (f == nullptr)
+        return false;
+    feat->reset(f);
+    if (!batch->Add(f->GetGeomFieldRef(src.geom_field), curves_linearized))
+    {
+        *error = true;
+        return false;
+    }
+    /* The fields stay for the output; the geometries are in the batch. */
+    for (int i = 0; i < f->GetGeomFieldCount(); ++i)
+        f->SetGeomFieldDirectly(i, nullptr);
+    return true;
+}
+
+bool PrepareSource(const Source &src, const OGRGeometry *spatial_filter)
+{
+    if (src.layer->SetAttributeFilter(src.where.empty() ? nullptr
+                                                        : src.where.c_str()) !=
+        OGRERR_NONE)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: the WHERE condition %s on layer '%s' was rejected",
+                 src.where.c_str(), src.name.c_str());
+        return false;
+    }
+    src.layer->SetSpatialFilter(src.geom_field,
+                                const_cast<OGRGeometry *>(spatial_filter));
+    src.layer->ResetReading();
+    return true;
+}
+
+void ClearSourceFilters(const Source &src)
+{
+    if (src.layer == nullptr)
+        return;
+    src.layer->SetAttributeFilter(nullptr);
+    src.layer->SetSpatialFilter(src.geom_field, nullptr);
+    src.layer->ResetReading();
+}
+
+OGRGeometry *GeometryFromWkb(const unsigned char *wkb, size_t size,
+                             OGRSpatialReference *srs)
+{
+    if (wkb == nullptr || size == 0)
+        return nullptr;
+    OGRGeometry *g = nullptr;
+    if (OGRGeometryFactory::createFromWkb(wkb, srs, &g, size) != OGRERR_NONE)
+    {
+        delete g;
+        return nullptr;
+    }
+    return g;
+}
+
+void ReportEngineError(const Plan &plan, const vsg_engine *engine,
+                       vsg_status st, const char *stage,
+                       const std::vector<GIntBig> &batch_fids,
+                       const Source &src)
+{
+    const char *msg = engine ? vsg_engine_last_error(engine) : nullptr;
+    if (msg == nullptr || msg[0] == '\0')
+        msg = vsg_status_name(st);
+    int64_t idx = -1;
+    if (engine && vsg_engine_error_input_index)
+        idx = vsg_engine_error_input_index(engine);
+    const CPLErrorNum num =
+        st == VSG_ERR_NOMEM ? CPLE_OutOfMemory : CPLE_AppDefined;
+    if (idx >= 0 && static_cast<size_t>(idx) < batch_fids.size())
+        CPLError(CE_Failure, num,
+                 "VSGPU: %s (%s): layer '%s', FID " CPL_FRMT_GIB ": %s",
+                 OpName(plan.op), stage, src.name.c_str(),
+                 batch_fids[static_cast<size_t>(idx)], msg);
+    else if (!batch_fids.empty())
+        CPLError(CE_Failure, num,
+                 "VSGPU: %s (%s): layer '%s', features FID " CPL_FRMT_GIB
+                 " to " CPL_FRMT_GIB ": %s",
+                 OpName(plan.op), stage, src.name.c_str(), batch_fids.front(),
+                 batch_fids.back(), msg);
+    else
+        CPLError(CE_Failure, num, "VSGPU: %s (%s): layer '%s': %s",
+                 OpName(plan.op), stage, src.name.c_str(), msg);
+}
+
+}  // namespace vsgpu
