@@ -211,7 +211,7 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
     }
     const size_t n = fids.size();
     m_counts.input_features = static_cast<GIntBig>(n);
-    AddStage("read_input", t0, static_cast<int64_t>(n),
+    AddStage("ogr_read_input", t0, static_cast<int64_t>(n),
              static_cast<int64_t>(n));
 
     /* Group: ids in sorted key order. */

@@ -72,7 +72,7 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
             m_method_feats.push_back(std::move(f));
     }
     m_counts.method_features = static_cast<GIntBig>(fids.size());
-    AddStage("read_method", t0, static_cast<int64_t>(fids.size()),
+    AddStage("ogr_read_method", t0, static_cast<int64_t>(fids.size()),
              static_cast<int64_t>(fids.size()));
 
     vsg_wkb_array arr = wkb.View();
@@ -131,7 +131,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     }
     const int64_t n = static_cast<int64_t>(m_batch.size());
     m_counts.input_features += n;
-    AddStage("read_input", t0, n, n);
+    AddStage("ogr_read_input", t0, n, n);
     if (n == 0)
         return true;
 

@@ -24,6 +24,43 @@ int GeometryDimension(OGRwkbGeometryType t)
     return -1;
 }
 
+/* A layer declared Unknown/GeometryCollection: its dimension from the
+ * first features, when they all agree (-1 otherwise). */
+static void SampleDimension(Source *src)
+{
+    constexpr int kSample = 1000;
+    OGRLayer *layer = src->layer;
+    layer->ResetReading();
+    int dim = -1;
+    bool mixed = false;
+    bool z = false;
+    for (int i = 0; i < kSample && !mixed; ++i)
+    {
+        std::unique_ptr<OGRFeature> f(layer->GetNextFeature());
+        if (!f)
+            break;
+        const OGRGeometry *g = f->GetGeomFieldRef(src->geom_field);
+        if (g == nullptr || g->IsEmpty())
+            continue;
+        const int d = g->getDimension();
+        z |= g->Is3D() != FALSE;
+        if (dim < 0)
+            dim = d;
+        else if (d != dim)
+            mixed = true;
+    }
+    layer->ResetReading();
+    if (!mixed && dim >= 0)
+    {
+        src->dimension = dim;
+        src->has_z = src->has_z || z;
+        CPLDebug(VSGPU_DEBUG,
+                 "bind: layer '%s' declares no geometry type; its features "
+                 "have dimension %d",
+                 src->name.c_str(), dim);
+    }
+}
+
 void DescribeSource(Source *src)
 {
     OGRFeatureDefn *defn = src->layer->GetLayerDefn();
@@ -35,6 +72,8 @@ void DescribeSource(Source *src)
     src->is_multi = flat == wkbMultiPoint || flat == wkbMultiLineString ||
                     flat == wkbMultiPolygon || flat == wkbMultiCurve ||
                     flat == wkbMultiSurface;
+    if (src->dimension < 0)
+        SampleDimension(src);
 }
 
 static OGRwkbGeometryType Family(int dim)

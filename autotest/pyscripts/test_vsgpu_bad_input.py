@@ -69,20 +69,16 @@ def _counter(res, name):
     return int(res["metadata"].get(name, "0"))
 
 
-def _counter_warnings(res):
-    """The warnings that name a counter of the contract."""
-    return [m for m in res["errors"].warnings if any(c in m for c in vu.COUNTERS)]
-
-
 def _assert_counted(res, **counters):
     for name, value in counters.items():
         assert _counter(res, name) == value, "%s=%s, expected %d; metadata %r" % (
             name, res["metadata"].get(name), value, res["metadata"])
-    warnings = _counter_warnings(res)
-    assert len(warnings) == 1, "expected one warning naming the counters, got %r" % res["errors"].errors
+    warnings = vu.counter_warnings(res["errors"])
+    assert len(warnings) == 1, "expected one counter warning, got %r" % res["errors"].errors
     for name, value in counters.items():
         if value:
-            assert name in warnings[0], warnings[0]
+            assert vu.names_counter(warnings[0], name, value), "%s=%d not named in %r" % (
+                name, value, warnings[0])
 
 
 def _make_valid(wkt):

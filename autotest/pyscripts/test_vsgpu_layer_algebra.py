@@ -166,7 +166,7 @@ def test_intersection_with_itself_keeps_the_polygons(algebra_gpkg):
     # GDAL: D1.Intersection(D2, KEEP_LOWER_DIMENSION_GEOMETRIES=NO) is D1.
     res = vu.run_vsgpu(algebra_gpkg, "SELECT * FROM ST_Intersection(lyr_d1, lyr_d2)")
     expected, _ = oracle(algebra_gpkg, "Intersection", "lyr_d1", "lyr_d2")
-    d1 = vu.read_features(ogr.Open(algebra_gpkg).GetLayer("lyr_d1"))
+    d1 = vu.layer_features(algebra_gpkg, "lyr_d1")
     assert len(expected) == len(d1) == 2
     vu.assert_same_features(res["features"], expected, label="d1 x d2")
     for got, src in zip(res["features"], d1):
@@ -286,7 +286,7 @@ def test_clip_with_itself(algebra_gpkg):
     res = vu.run_vsgpu(algebra_gpkg, "SELECT * FROM ST_Clip(lyr_d1, lyr_d2)")
     expected, _ = oracle(algebra_gpkg, "Clip", "lyr_d1", "lyr_d2")
     vu.assert_same_features(res["features"], expected, label="clip d1 by d2")
-    d1 = vu.read_features(ogr.Open(algebra_gpkg).GetLayer("lyr_d1"))
+    d1 = vu.layer_features(algebra_gpkg, "lyr_d1")
     assert len(res["features"]) == len(d1)
 
 
@@ -320,7 +320,7 @@ def test_clip_by_rect_matches_geos(grid_gpkg):
     rect = ogr.CreateGeometryFromWkt("POLYGON((%r %r,%r %r,%r %r,%r %r,%r %r))" % (
         xmin, ymin, xmin, ymax, xmax, ymax, xmax, ymin, xmin, ymin))
     expected = []
-    for f in vu.read_features(ogr.Open(grid_gpkg).GetLayer("sq_in")):
+    for f in vu.layer_features(grid_gpkg, "sq_in"):
         g = vu.contract_geometry(f.geom.Intersection(rect), 2, False)
         if g is not None:
             expected.append(vu.Feature(f.fid, f.fields, g))

@@ -7,6 +7,7 @@ import collections
 import contextlib
 import math
 import os
+import re
 import subprocess
 
 from osgeo import gdal, ogr, osr
@@ -34,6 +35,36 @@ COUNTERS = (
     "LOWER_DIMENSION_DROPPED",
     "TYPE_SKIPPED",
 )
+
+# How the counter warning may name a counter: its key, or words saying it.
+COUNTER_WORDS = {
+    "INVALID_REPAIRED": r"invalid\b.*\brepaired",
+    "INVALID_SKIPPED": r"invalid\b.*\bskipped",
+    "RINGS_CLOSED": r"ring.*\bclosed",
+    "NONFINITE_SKIPPED": r"(nan|infinite|non-?finite)",
+    "CORRUPT_SKIPPED": r"(corrupt|unreadable)",
+    "NULL_GEOMETRIES": r"\bnull\b",
+    "EMPTY_GEOMETRIES": r"\bempty\b",
+    "CURVES_LINEARIZED": r"(curve|lineari[sz])",
+    "FAILURES_SKIPPED": r"fail",
+    "LOWER_DIMENSION_DROPPED": r"(lower|dimension)",
+    "TYPE_SKIPPED": r"type",
+}
+
+FALLBACK_RE = re.compile(r"VSGPU: (ST_\w+) runs on the CPU engine: (.+)")
+
+
+def counter_warnings(errors):
+    """The statement's counter warnings: VSGPU warnings other than the
+    fallback warning (docs/semantics.md: one per statement)."""
+    return [m for m in errors.warnings if m.startswith("VSGPU:") and not FALLBACK_RE.search(m)]
+
+
+def names_counter(message, counter, value):
+    """True when a warning names the counter (key or words) and its value."""
+    named = counter in message or re.search(COUNTER_WORDS[counter], message, re.I)
+    return bool(named) and re.search(r"\b%d\b" % value, message) is not None
+
 
 # Keys every result layer reports in its VSGPU metadata domain.
 REQUIRED_METADATA_KEYS = (
@@ -466,3 +497,14 @@ def assert_same_features(actual, expected, rel_tol=1e-9, check_types=True, label
 def field_names_of(res):
     """Field names of a run_vsgpu() result (None when there was no layer)."""
     return None if res["schema"] is None else [s[0] for s in res["schema"]]
+
+
+def layer_features(path, layer):
+    """read_features() of a layer of a file opened with OGR."""
+    ds = ogr.Open(str(path))
+    assert ds is not None, path
+    lyr = ds.GetLayerByName(layer)
+    assert lyr is not None, (path, layer)
+    feats = read_features(lyr)
+    ds = None
+    return feats

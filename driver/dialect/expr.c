@@ -41,7 +41,7 @@ vsg_expr *vsg_expr_new(vsg_parser *p, vsg_expr_kind kind, int pos)
     b->e.kind = kind;
     b->e.pos = pos;
     b->height = 1;
-    return &b->e;
+    return (vsg_expr *)(void *)b; /* == &b->e, the first member */
 }
 
 static int too_deep(vsg_parser *p, int pos)

@@ -124,7 +124,13 @@ typedef struct {
 /* Parses one statement (an optional trailing ';' is allowed).
  * On VSG_PARSE_OK *out holds a tree owned by the caller (vsg_statement_free).
  * On any other result *out is NULL; err is filled for SYNTAX_ERROR and,
- * with the reason, for NOT_VSGPU. err may be NULL. */
+ * with the reason, for NOT_VSGPU. err may be NULL. out may be NULL (the
+ * text is only checked). sql NULL reads as the empty statement.
+ * Guarantees on an OK tree: every expression tree is at most 1000 levels
+ * high (consumers may recurse); join_geom[0..1] are owned by the statement
+ * and shared with nothing (not with items); a JOIN ... ON condition's
+ * conjuncts other than ST_Intersects are ANDed in front of where.
+ * Reentrant: no global state. */
 vsg_parse_result vsg_sql_parse(const char *sql, vsg_statement **out,
                                vsg_parse_error *err);
 
@@ -138,7 +144,14 @@ typedef const char *(*vsg_column_rename_fn)(void *ctx, const char *qualifier,
 /* Writes expr as an OGR SQL WHERE expression (identifiers double-quoted,
  * strings single-quoted with quotes doubled). rename may be NULL (columns
  * are emitted by name, without qualifier). Returns a malloc'd string, or
- * NULL on failure (out of memory, or rename returned NULL). */
+ * NULL on failure (out of memory, or rename returned NULL, or a string or
+ * identifier ending in a backslash, which OGR SQL cannot spell).
+ * Spelled for GDAL's OGR SQL (checked against 3.6): a quote inside an
+ * identifier is written \" (OGR SQL does not read ""), a || b is written
+ * CONCAT(a, b), unary + is dropped, ILIKE stays ILIKE (OGR SQL LIKE is
+ * case-sensitive since GDAL 3.1, ILIKE is not). Note that OGR SQL treats a
+ * comparison with NULL as false, not unknown: NOT (x > 1) is true for a
+ * NULL x there. See docs/dialect.md. */
 char *vsg_expr_to_ogrsql(const vsg_expr *expr, vsg_column_rename_fn rename,
                          void *ctx);
 
