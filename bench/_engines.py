@@ -234,3 +234,63 @@ def run_ogr2ogr_vsgpu(w, plugin_dir):
             "--config", "VSGPU_EXECUTION_MODE", "CPU",
             "--config", "VSGPU_NUM_THREADS", "ALL_CPUS"]
     return _ogr2ogr(args, env)
+
+
+# --------------------------------------------------------------------------
+# oracle (untimed): GDAL itself on inputs repaired as VSGPU's INVALID=REPAIR
+# does (GEOSMakeValid, METHOD=STRUCTURE, invalid geometries only)
+
+
+def _repaired_copy(mem, src, name):
+    dst = mem.CreateLayer(name, src.GetSpatialRef(), src.GetGeomType())
+    d = src.GetLayerDefn()
+    for i in range(d.GetFieldCount()):
+        dst.CreateField(d.GetFieldDefn(i))
+    repaired = 0
+    src.ResetReading()
+    for f in src:
+        g = f.GetGeometryRef()
+        if g is not None and not g.IsEmpty() and not g.IsValid():
+            f.SetGeometry(g.MakeValid(["METHOD=STRUCTURE"]))
+            repaired += 1
+        f.SetFID(-1)
+        dst.CreateFeature(f)
+    return dst, repaired
+
+
+def run_ogr_rect_clip(w):
+    """In-process GDAL rectangle clip: OGRLayer.Clip of the input layer by a
+    Memory layer holding the rectangle (SKIP_FAILURES=YES,
+    KEEP_LOWER_DIMENSION_GEOMETRIES=NO)."""
+    return run_repaired_oracle(w, repair=False)
+
+
+def run_repaired_oracle(w, repair=True):
+    """OGRLayer.Intersection / Clip on repaired inputs; a rectangle clip is
+    OGRLayer.Clip by a one-rectangle layer."""
+    ds = gdal.OpenEx(w["path"], gdal.OF_VECTOR)
+    a = ds.GetLayerByName(w["input"])
+    mem = ogr.GetDriverByName("Memory").CreateDataSource("oracle")
+    if repair:
+        ra, na = _repaired_copy(mem, a, "a")
+    else:
+        ra, na = a, 0
+    nb = 0
+    if w["op"] == "rectclip":
+        xmin, ymin, xmax, ymax = w["rect"]
+        rb = mem.CreateLayer("rect", a.GetSpatialRef(), ogr.wkbPolygon)
+        f = ogr.Feature(rb.GetLayerDefn())
+        f.SetGeometry(ogr.CreateGeometryFromWkt(
+            "POLYGON((%r %r,%r %r,%r %r,%r %r,%r %r))" % (
+                xmin, ymin, xmax, ymin, xmax, ymax, xmin, ymax, xmin, ymin)))
+        rb.CreateFeature(f)
+    else:
+        rb, nb = _repaired_copy(mem, ds.GetLayerByName(w["method"]), "b") if repair else (
+            ds.GetLayerByName(w["method"]), 0)
+    out = mem.CreateLayer("result", a.GetSpatialRef(), a.GetGeomType())
+    options = ["KEEP_LOWER_DIMENSION_GEOMETRIES=NO", "SKIP_FAILURES=YES"]
+    fn = ra.Intersection if w["op"] == "intersection" else ra.Clip
+    rc = fn(rb, out, options)
+    st = _iterate(out, w)
+    mem = ds = None
+    return st, {"ogr_rc": rc, "repaired_input": na, "repaired_method": nb}

@@ -20,20 +20,19 @@ def short(row):
 
 def _md_row(r):
     if r.get("error"):
-        return "| %s | – | – | – | – | – | – | – | – | – | ERROR: %s |" % (
+        return "| %s | – | – | – | – | – | – | – | – | – | – | ERROR: %s |" % (
             r["label"], r["error"].replace("|", "/")[:200])
     mvs = r.get("vertices_per_s")
     sp = r.get("speedup_vs_ref")
     rel = r.get("area_rel_vs_ref")
-    if rel is None:
-        rel = r.get("area_rel_vs_oracle")
-    return "| %s | %s | %s | %s | %s | %d | %d | %d | %.10g | %s | %s |" % (
+    relo = r.get("area_rel_vs_oracle")
+    return "| %s | %s | %s | %s | %s | %d | %d | %d | %.10g | %s | %s | %s |" % (
         r["label"],
         _s(r.get("best_s")), _s(r.get("median_s")),
         _s(mvs / 1e6 if mvs else None, "%.3f"),
         _s(sp, "%.2f×"),
         r["features"], r["null"], r["non_areal"], r["area"],
-        _s(rel, "%+.2g") if rel is not None else "–",
+        _s(rel, "%+.2g"), _s(relo, "%+.2g"),
         r["check"].replace("|", "/"))
 
 
@@ -61,18 +60,27 @@ def markdown(doc):
              "ogr2ogr rows time the whole process writing a GeoPackage (process start "
              "included: compare the two ogr2ogr rows with each other). "
              "Mvert/s = input vertices (input + method layer) / best time. "
-             "× vs ref = reference time / engine time (> 1: faster than the reference)." % (
+             "× vs ref = reference time / engine time (> 1: faster than the reference); "
+             "in-process rows are divided into the in-process reference, ogr2ogr rows "
+             "into the ogr2ogr reference (rectangle clips: `OGRLayer.Clip by a rectangle "
+             "layer` and `ogr2ogr -clipsrc`)." % (
                  doc["repeat"], doc["sqlite_dissolve_repeat"],
                  "one untimed warm-up run" if doc["warmup"] else "no warm-up"))
     L.append("* Correctness: areal output count and total area compared with the reference "
-             "row (and the oracle where there is one); flagged when the count differs or the "
-             "relative area difference exceeds %g. NULL = output features with a NULL "
-             "geometry; non-areal = point/line outputs (not counted as areal)." % doc["area_rtol"])
+             "row and with the untimed oracle (dissolve: the layer the groups must rebuild; "
+             "overlays: GDAL's OGRLayer.Intersection/Clip on inputs whose invalid geometries "
+             "were repaired with MakeValid METHOD=STRUCTURE, which is what VSGPU's default "
+             "INVALID=REPAIR does). A row is **MISMATCH** when it differs from the oracle "
+             "(from the reference where there is no oracle), has NULL geometries or changes "
+             "between repeats; areas differ when the relative difference exceeds %g. NULL = "
+             "output features with a NULL geometry; non-areal = point/line outputs (not "
+             "counted)." % doc["area_rtol"])
     L.append("")
     wl = {w["name"]: w for w in doc["workloads"]}
     by = {}
     for r in doc["results"]:
         by.setdefault(r["workload"], []).append(r)
+    L.extend(summary(wl, by))
     for name, rows in by.items():
         w = wl[name]
         L.append("## %s" % name)
@@ -88,13 +96,51 @@ def markdown(doc):
             desc, w["source"], w["input_features"], w["method_features"], w["vertices"]))
         L.append("")
         L.append("| engine | best s | median s | Mvert/s | × vs ref | out features | NULL | "
-                 "non-areal | total area | Δarea rel | check |")
-        L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+                 "non-areal | total area | Δarea vs ref | Δarea vs oracle | check |")
+        L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for r in rows:
             L.append(_md_row(r))
         L.append("")
         L.extend(_notes(doc["notes"].get(name, {}), rows))
     return "\n".join(L) + "\n"
+
+
+def _cell(r):
+    if r is None:
+        return "–"
+    if r.get("error"):
+        return "ERROR"
+    if not r.get("best_s"):
+        return "–"
+    sp = r.get("speedup_vs_ref")
+    return "%.3f%s" % (r["best_s"], " (%.2f×)" % sp if sp else "")
+
+
+def summary(wl, by):
+    """One line per workload: best times (× vs the in-process reference) and
+    whether each engine's output matches the oracle."""
+    L = ["## Summary", "",
+         "Best wall time in seconds (× = speed relative to the in-process reference: "
+         "> 1 is faster). Last column: rows whose output differs from the oracle "
+         "(or the reference), or has NULL geometries.", "",
+         "| workload | input vertices | in-process reference | ref s | VSGPU 1 thread | "
+         "VSGPU ALL_CPUS | SQLite | flagged rows |",
+         "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |"]
+    for name, rows in by.items():
+        get = {r["engine"]: r for r in rows}
+        tref = next((r for r in rows if r.get("is_time_reference") and r.get("kind") == "inproc"),
+                    None)
+        flagged = [r["label"] for r in rows
+                   if r["engine"] != "oracle" and (r.get("error") or
+                                                   r.get("check", "").startswith("**MISMATCH"))]
+        L.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
+            name, wl[name]["vertices"], tref["label"] if tref else "–",
+            _s(tref.get("best_s")) if tref else "–",
+            _cell(get.get("vsgpu_1")), _cell(get.get("vsgpu_all")),
+            _cell(get.get("sqlite")) if get.get("sqlite") is not tref else "(ref)",
+            "; ".join(flagged) or "none"))
+    L.append("")
+    return L
 
 
 def _notes(n, rows):
@@ -117,8 +163,11 @@ def _notes(n, rows):
     v1 = next((r for r in rows if r["engine"] == "vsgpu_1" and r.get("best_s")), None)
     va = next((r for r in rows if r["engine"] == "vsgpu_all" and r.get("best_s")), None)
     if v1 and va:
-        L.append("* VSGPU thread scaling: 1 thread %.3f s / ALL_CPUS %.3f s = %.2f×." % (
-            v1["best_s"], va["best_s"], v1["best_s"] / va["best_s"]))
+        same = (v1["areal"], v1["null"], v1["area"]) == (va["areal"], va["null"], va["area"])
+        L.append("* VSGPU thread scaling: 1 thread %.3f s / ALL_CPUS %.3f s = %.2f×; "
+                 "outputs (count, total area) %s." % (
+                     v1["best_s"], va["best_s"], v1["best_s"] / va["best_s"],
+                     "identical" if same else "**DIFFER**"))
     for r in rows:
         if r.get("error"):
             continue

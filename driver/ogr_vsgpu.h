@@ -170,7 +170,9 @@ BindResult Bind(GDALDataset *ds, const char *ds_name, const char *sql,
 
 /* ogrvsgpuschema.cpp: output schemas. */
 int GeometryDimension(OGRwkbGeometryType t); /* -1 when unknown */
-void DescribeSource(Source *src);
+/* Dimension, Z and Multi from the declared type. sample_unknown: for a
+ * layer declared Unknown, take the dimension of its first features. */
+void DescribeSource(Source *src, bool sample_unknown = false);
 OGRwkbGeometryType OverlayGeometryType(const Plan &plan);
 OGRwkbGeometryType DissolveGeometryType(const Plan &plan);
 /* Geometry field name, type and CRS for the result. */

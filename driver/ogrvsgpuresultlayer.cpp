@@ -38,7 +38,7 @@ bool OGRVSGPUResultLayer::StartEngine()
     if (st != VSG_OK || m_engine == nullptr)
     {
         m_engine = nullptr;
-        CPLError(st == VSG_ERR_NOMEM ? CE_Failure : CE_Failure,
+        CPLError(CE_Failure,
                  st == VSG_ERR_NOMEM ? CPLE_OutOfMemory : CPLE_AppDefined,
                  "VSGPU: cannot create the engine: %s", vsg_status_name(st));
         return false;
@@ -245,7 +245,16 @@ char **OGRVSGPUResultLayer::GetMetadata(const char *domain)
     st.driver = &m_counts;
     st.complete = m_eof;
     st.elapsed_s = m_eof ? m_elapsed : (m_started ? vsg_now_s() - m_t0 : 0);
-    m_metadata = vsgpu::BuildMetadata(st);
+    try
+    {
+        m_metadata = vsgpu::BuildMetadata(st);
+    }
+    catch (const std::exception &)
+    {
+        CPLError(CE_Failure, CPLE_OutOfMemory,
+                 "VSGPU: out of memory while building the metadata");
+        m_metadata.Clear();
+    }
     return m_metadata.List();
 }
 

@@ -61,7 +61,7 @@ static void SampleDimension(Source *src)
     }
 }
 
-void DescribeSource(Source *src)
+void DescribeSource(Source *src, bool sample_unknown)
 {
     OGRFeatureDefn *defn = src->layer->GetLayerDefn();
     const OGRGeomFieldDefn *g = defn->GetGeomFieldDefn(src->geom_field);
@@ -72,7 +72,7 @@ void DescribeSource(Source *src)
     src->is_multi = flat == wkbMultiPoint || flat == wkbMultiLineString ||
                     flat == wkbMultiPolygon || flat == wkbMultiCurve ||
                     flat == wkbMultiSurface;
-    if (src->dimension < 0)
+    if (src->dimension < 0 && sample_unknown)
         SampleDimension(src);
 }
 

@@ -65,10 +65,17 @@ std::string Binder::SideFieldName(int side, int field) const
     const Source &src = side == 0 ? m_plan->input : m_plan->method;
     const char *name = src.layer->GetLayerDefn()->GetFieldDefn(field)->GetNameRef();
     const Options &o = m_plan->opts;
-    if (side == 0 && o.has_input_prefix)
-        return o.input_prefix + name;
-    if (side == 1 && o.has_method_prefix)
-        return o.method_prefix + name;
+    /* As OGRLayer::Intersection: a given prefix (even an empty one) goes
+     * on every field of its side, and turns the automatic input_/method_
+     * prefixes of colliding names off on both sides. */
+    if (o.has_input_prefix || o.has_method_prefix)
+    {
+        if (side == 0 && o.has_input_prefix)
+            return o.input_prefix + name;
+        if (side == 1 && o.has_method_prefix)
+            return o.method_prefix + name;
+        return name;
+    }
     const Source &other = side == 0 ? m_plan->method : m_plan->input;
     if (other.layer && other.layer->GetLayerDefn()->GetFieldIndex(name) >= 0)
         return std::string(side == 0 ? "input_" : "method_") + name;
@@ -393,10 +400,14 @@ BindResult Binder::BindDissolve()
         else if (g->kind == VSG_EX_COLUMN && g->qualifier == nullptr &&
                  g->name && in_defn->GetFieldIndex(g->name) < 0)
         {
+            const char *alias = g->name;
             for (int i = 0; i < m_stmt->n_items; ++i)
                 if (m_stmt->items[i].alias &&
-                    EQUAL(m_stmt->items[i].alias, g->name) && i != gi)
+                    EQUAL(m_stmt->items[i].alias, alias) && i != gi)
+                {
                     g = m_stmt->items[i].expr;
+                    break;
+                }
         }
         GroupKey key;
         std::string name;
@@ -457,7 +468,7 @@ BindResult Binder::BindDissolve()
                             OFTString))
             return BindResult::Failed;
     }
-    DescribeSource(&m_plan->input);
+    DescribeSource(&m_plan->input, true);
     SetResultGeometry(m_plan, m_stmt->items[gi].alias);
     return BindResult::Ok;
 }

@@ -5,6 +5,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "geometry/dimension.h"
+#include "geometry/envelope.h"
+#include "index/strtree.h"
 
 /* The coverage union of coll if it passes the acceptance check, else
  * NULL (a GEOS failure here is not an error: the unary path follows). */
@@ -25,11 +30,151 @@ static GEOSGeometry *try_coverage_union(vsg_worker *w, const GEOSGeometry *coll)
     return u;
 }
 
-vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int try_coverage,
-                           GEOSGeometry **out, int *used_coverage)
+/* Parts of a geometry (itself when it is not a collection), borrowed. */
+static int parts_of(vsg_worker *w, const GEOSGeometry *g, const GEOSGeometry ***out)
+{
+    int type = GEOSGeomTypeId_r(w->ctx, g);
+    int n = type >= GEOS_MULTIPOINT ? GEOSGetNumGeometries_r(w->ctx, g) : 1;
+    if (n < 0)
+        return -1;
+    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
+    if (!*out)
+        return -1;
+    for (int i = 0; i < n; i++)
+        (*out)[i] = type >= GEOS_MULTIPOINT ? GEOSGetGeometryN_r(w->ctx, g, i) : g;
+    return n;
+}
+
+/* Marks in a_hit / b_hit the parts of either side whose envelope meets an
+ * envelope of the other side (STR tree over b's parts). Returns -1 when
+ * out of memory or GEOS fails. */
+static int find_interacting(vsg_worker *w, const GEOSGeometry **a, int na, const GEOSGeometry **b,
+                            int nb, unsigned char *a_hit, unsigned char *b_hit)
+{
+    double *boxes = malloc((size_t)(nb ? nb : 1) * 4 * sizeof *boxes);
+    unsigned char *has = calloc((size_t)(nb ? nb : 1), 1);
+    vsg_strtree *t = NULL;
+    vsg_id_list hits = {0};
+    int rc = -1;
+    if (!boxes || !has)
+        goto done;
+    for (int j = 0; j < nb; j++)
+        has[j] = vsg_geom_box(w->ctx, b[j], boxes + 4 * j) == 0;
+    if (vsg_strtree_build(boxes, has, (size_t)nb, &t) != VSG_OK)
+        goto done;
+    for (int i = 0; i < na; i++) {
+        double box[4];
+        if (vsg_geom_box(w->ctx, a[i], box) != 0)
+            continue;
+        if (vsg_strtree_query(t, box, &hits) != VSG_OK)
+            goto done;
+        a_hit[i] = hits.n > 0;
+        for (size_t k = 0; k < hits.n; k++)
+            b_hit[hits.ids[k]] = 1;
+    }
+    rc = 0;
+done:
+    vsg_id_list_free(&hits);
+    vsg_strtree_destroy(t);
+    free(boxes);
+    free(has);
+    return rc;
+}
+
+/* A GeometryCollection of clones of the parts whose flag equals `want`. */
+static GEOSGeometry *collect(vsg_worker *w, const GEOSGeometry **p, int n,
+                             const unsigned char *flag, int want, int *count)
+{
+    GEOSGeometry **c = malloc((size_t)(n ? n : 1) * sizeof *c);
+    if (!c)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (flag[i] == want && (c[k] = GEOSGeom_clone_r(w->ctx, p[i])) != NULL)
+            k++;
+    GEOSGeometry *g = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, c, (unsigned)k);
+    free(c);
+    *count = k;
+    return g;
+}
+
+/* Union of two dissolved polygonal partials. Only the parts whose
+ * envelopes interact go through the overlay; the others cannot touch the
+ * other side and are carried over as they are (the idea behind GEOS's
+ * OverlapUnion, applied per part). This keeps each merge level's cost
+ * proportional to the seam between the partials, not to their size.
+ * Valid: a carried part is disjoint from the other side, and touched its
+ * own side only at points, which the overlay result does not change. */
+static GEOSGeometry *union_two_polygonal(vsg_worker *w, const GEOSGeometry *a, const GEOSGeometry *b)
+{
+    const GEOSGeometry **pa = NULL, **pb = NULL;
+    unsigned char *ha = NULL, *hb = NULL;
+    GEOSGeometry *result = NULL, *ia = NULL, *ib = NULL, *ka = NULL, *kb = NULL, *u = NULL;
+    int na = parts_of(w, a, &pa), nb = parts_of(w, b, &pb);
+    if (na < 0 || nb < 0)
+        goto done;
+    ha = calloc((size_t)na + 1, 1);
+    hb = calloc((size_t)nb + 1, 1);
+    if (!ha || !hb || find_interacting(w, pa, na, pb, nb, ha, hb) != 0)
+        goto done;
+    int nia, nib, nka, nkb;
+    ia = collect(w, pa, na, ha, 1, &nia);
+    ib = collect(w, pb, nb, hb, 1, &nib);
+    ka = collect(w, pa, na, ha, 0, &nka);
+    kb = collect(w, pb, nb, hb, 0, &nkb);
+    if (!ia || !ib || !ka || !kb)
+        goto done;
+    if (nka == 0 && nkb == 0) {            /* everything interacts */
+        result = GEOSUnion_r(w->ctx, a, b);
+        goto done;
+    }
+    u = nia ? GEOSUnion_r(w->ctx, ia, ib) : NULL;
+    if (nia && !u)
+        goto done;
+    /* carried parts of a, of b, then the overlay's parts, as one Multi. */
+    GEOSGeometry *all[3] = {ka, kb, u};
+    GEOSGeometry *coll = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, all,
+                                                     u ? 3 : 2);
+    if (!coll)
+        goto done;
+    ka = kb = u = NULL;   /* owned by coll now */
+    GEOSGeometry *flat = NULL;
+    if (vsg_geom_keep_dim(w->ctx, coll, 2, &flat, NULL) == VSG_OK)
+        result = flat ? vsg_geom_promote_multi(w->ctx, flat)
+                      : GEOSGeom_createEmptyCollection_r(w->ctx, GEOS_MULTIPOLYGON);
+done:
+    if (ia) GEOSGeom_destroy_r(w->ctx, ia);
+    if (ib) GEOSGeom_destroy_r(w->ctx, ib);
+    if (ka) GEOSGeom_destroy_r(w->ctx, ka);
+    if (kb) GEOSGeom_destroy_r(w->ctx, kb);
+    if (u) GEOSGeom_destroy_r(w->ctx, u);
+    free(pa);
+    free(pb);
+    free(ha);
+    free(hb);
+    return result;
+}
+
+/* Two parts: one binary overlay. GEOSUnaryUnion would split both
+ * (already dissolved) sides back into polygons and re-union them all in a
+ * cascade, which is several times slower on the merge levels. */
+static vsg_status union_two(vsg_worker *w, GEOSGeometry **parts, int polygonal,
+                            GEOSGeometry **out)
+{
+    *out = polygonal ? union_two_polygonal(w, parts[0], parts[1])
+                     : GEOSUnion_r(w->ctx, parts[0], parts[1]);
+    GEOSGeom_destroy_r(w->ctx, parts[0]);
+    GEOSGeom_destroy_r(w->ctx, parts[1]);
+    return *out ? VSG_OK : VSG_ERR_GEOS;
+}
+
+vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int polygonal,
+                           int try_coverage, GEOSGeometry **out, int *used_coverage)
 {
     *out = NULL;
     *used_coverage = 0;
+    if (n == 2 && !try_coverage)
+        return union_two(w, parts, polygonal, out);
     GEOSGeometry *coll = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts,
                                                      (unsigned)n);
     if (!coll) {

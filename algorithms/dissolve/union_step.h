@@ -20,11 +20,12 @@
 
 #define VSG_COVERAGE_AREA_RTOL 1e-9
 
-/* Takes parts[0, n) (n >= 1; the array stays the caller's). try_coverage:
- * the parts are polygonal and may form a coverage. On success *out is the
+/* Takes parts[0, n) (n >= 1; the array stays the caller's). polygonal:
+ * the parts are polygons (the call's dimension is 2). try_coverage: they
+ * may form a coverage. On success *out is the
  * union and *used_coverage says which path made it. Returns VSG_ERR_GEOS
  * (message in the worker) or VSG_ERR_NOMEM, *out NULL. */
-vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int try_coverage,
-                           GEOSGeometry **out, int *used_coverage);
+vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int polygonal,
+                           int try_coverage, GEOSGeometry **out, int *used_coverage);
 
 #endif

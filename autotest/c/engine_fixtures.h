@@ -125,8 +125,9 @@ FX_FN void fx_push(fx_array *a, const char *wkt)
 
 FX_FN void fx_push_geom(fx_array *a, const GEOSGeometry *g)
 {
-    size_t size;
-    fx_push_raw(a, fx_wkb_of(g, &size, 0, 0), size);
+    size_t size = 0;
+    unsigned char *b = fx_wkb_of(g, &size, 0, 0);
+    fx_push_raw(a, b, size);
 }
 
 FX_FN const vsg_wkb_array *fx_view(fx_array *a)

@@ -8,7 +8,10 @@ subprocesses, checking the exit code and the message.
 * EXECUTION_MODE=GPU where the GPU cannot run: CE_Failure, no result
 """
 
+import os
 import re
+import shutil
+import tempfile
 
 import pytest
 from osgeo import ogr
@@ -31,6 +34,19 @@ def small_gpkg(tmp_path_factory):
                       rows=[("POLYGON((5 5,5 15,15 15,15 5,5 5))", {"zone": "R1"})]),
     })
     return path
+
+
+def _ogr2ogr(run_cli, path, sql, config=None, oo=(), env=None):
+    """ogr2ogr as users run it (ogrinfo of GDAL 3.6 exits with 0 when
+    ExecuteSQL fails, so exit codes are checked through ogr2ogr)."""
+    out = os.path.join(tempfile.mkdtemp(prefix="vsgpu_err_"), "out.gpkg")
+    args = ["ogr2ogr", "-dialect", "VSGPU", "-sql", sql]
+    for o in oo:
+        args += ["-oo", o]
+    try:
+        return run_cli(args + [out, "VSGPU:" + path], config=config, env=env)
+    finally:
+        shutil.rmtree(os.path.dirname(out), ignore_errors=True)
 
 
 def _ogrinfo(run_cli, path, sql, config=None, oo=(), env=None):
@@ -56,7 +72,7 @@ SYNTAX_CASES = [
 
 @pytest.mark.parametrize("sql,pos", SYNTAX_CASES, ids=["unclosed", "missing_comma", "clipbyrect_args", "group_without_by"])
 def test_syntax_error_with_position(run_cli, small_gpkg, sql, pos):
-    p = _ogrinfo(run_cli, small_gpkg, sql)
+    p = _ogr2ogr(run_cli, small_gpkg, sql)
     assert p.returncode != 0
     errs = _errors(p.stderr)
     assert errs, p.stderr
@@ -76,13 +92,13 @@ def test_syntax_error_with_position(run_cli, small_gpkg, sql, pos):
     "ON ST_Intersects(a.geom, b.geom)",
 ])
 def test_unknown_layer(run_cli, small_gpkg, sql):
-    p = _ogrinfo(run_cli, small_gpkg, sql)
+    p = _ogr2ogr(run_cli, small_gpkg, sql)
     assert p.returncode != 0
     assert any("nosuchlayer" in e for e in _errors(p.stderr)), p.stderr
 
 
 def test_unknown_dataset_in_layer_reference(run_cli, small_gpkg):
-    p = _ogrinfo(run_cli, small_gpkg, "SELECT * FROM ST_Clip(parcels, '/nonexistent/x.gpkg'.zones)")
+    p = _ogr2ogr(run_cli, small_gpkg, "SELECT * FROM ST_Clip(parcels, '/nonexistent/x.gpkg'.zones)")
     assert p.returncode != 0
     assert any("/nonexistent/x.gpkg" in e for e in _errors(p.stderr)), p.stderr
 
@@ -96,9 +112,18 @@ def test_unknown_dataset_in_layer_reference(run_cli, small_gpkg):
     "ON ST_Intersects(a.geom, b.geom) WHERE b.nosuchfield = 'x'",
 ])
 def test_unknown_field(run_cli, small_gpkg, sql):
-    p = _ogrinfo(run_cli, small_gpkg, sql)
+    p = _ogr2ogr(run_cli, small_gpkg, sql)
     assert p.returncode != 0
     assert any("nosuchfield" in e for e in _errors(p.stderr)), p.stderr
+
+
+def test_ogrinfo_shows_the_syntax_error(run_cli, small_gpkg):
+    sql, pos = SYNTAX_CASES[1]
+    p = _ogrinfo(run_cli, small_gpkg, sql)
+    errs = _errors(p.stderr)
+    assert len(errs) == 1 and re.search(r"syntax", errs[0], re.I), p.stderr
+    assert "zones" in errs[0]
+    assert p.stdout.strip() == ""
 
 
 def test_non_vsgpu_statement_falls_back_to_sqlite(run_cli, small_gpkg):
@@ -118,12 +143,15 @@ def test_non_vsgpu_statement_falls_back_to_sqlite(run_cli, small_gpkg):
 def test_non_vsgpu_statement_without_fallback_is_an_error(run_cli, small_gpkg, how):
     sql = "SELECT use, COUNT(*) AS n FROM parcels GROUP BY use"
     if how == "config":
-        p = _ogrinfo(run_cli, small_gpkg, sql, config={"VSGPU_SQL_FALLBACK": "NO"})
+        p = _ogr2ogr(run_cli, small_gpkg, sql, config={"VSGPU_SQL_FALLBACK": "NO"})
+        q = _ogrinfo(run_cli, small_gpkg, sql, config={"VSGPU_SQL_FALLBACK": "NO"})
     else:
-        p = _ogrinfo(run_cli, small_gpkg, sql, oo=["SQL_FALLBACK=NO"])
+        p = _ogr2ogr(run_cli, small_gpkg, sql, oo=["SQL_FALLBACK=NO"])
+        q = _ogrinfo(run_cli, small_gpkg, sql, oo=["SQL_FALLBACK=NO"])
     assert p.returncode != 0
     assert _errors(p.stderr), p.stderr
-    assert "n (Integer" not in p.stdout
+    assert _errors(q.stderr), q.stderr
+    assert "n (Integer" not in q.stdout
 
 
 @pytest.mark.parametrize("how", ["config", "open_option"])

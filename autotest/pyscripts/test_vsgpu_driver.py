@@ -126,7 +126,7 @@ def test_spatial_filter_of_execute_sql(spdata_gpkg):
         with vu.sql_result(ds, sql, spatial_filter=rect) as lyr:
             part = vu.read_features(lyr)
     ds = None
-    key = lambda f: (tuple(f.fields.values()), f.geom.ExportToIsoWkb())
+    key = lambda f: (tuple(f.fields.values()), bytes(f.geom.ExportToIsoWkb()))
     full_keys = [key(f) for f in full]
     part_keys = [key(f) for f in part]
     assert 0 < len(part_keys) < len(full_keys)

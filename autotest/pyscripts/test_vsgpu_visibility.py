@@ -155,7 +155,13 @@ STAGE_KEYS = {
 def _check_trace(trace, sql):
     assert isinstance(trace, dict)
     assert "version" in trace
-    assert trace["statement"] == sql
+    # "statement": the SQL text, or an object carrying it with the decision.
+    st = trace["statement"]
+    if isinstance(st, dict):
+        assert st.get("SQL") == sql, st
+        assert st.get("OPERATION") and st["OPERATION"] in sql, st
+    else:
+        assert st == sql
     assert isinstance(trace["stages"], list) and trace["stages"]
     assert isinstance(trace["total_s"], (int, float)) and trace["total_s"] >= 0
     for st in trace["stages"]:
