@@ -58,7 +58,7 @@ def markdown(doc):
     L.append("* Timing: wall clock, end to end (open, compute, fetch every output feature "
              "and touch its geometry), best of %d timed runs (SQLite dissolve: %d) after %s; "
              "ogr2ogr rows time the whole process writing a GeoPackage (process start "
-             "included: compare the two ogr2ogr rows with each other). "
+             "included). "
              "Mvert/s = input vertices (input + method layer) / best time. "
              "× vs ref = reference time / engine time (> 1: faster than the reference); "
              "in-process rows are divided into the in-process reference, ogr2ogr rows "

@@ -7,8 +7,13 @@
  *                seen); other parts dropped and counted (type_skipped)
  *   plan         members of each group; a group larger than a chunk is
  *                ordered along a Morton curve and cut into chunks
- *   union        every chunk of every group in parallel (coverage union
- *                when accepted, unary union otherwise)
+ *   coverage     polygons only, groups of several chunks: a coverage
+ *                union of the first chunk (a cheap probe), and where it is
+ *                accepted, of the whole group at once (coverage union is
+ *                linear and its result is only the group's outline, so
+ *                one task per group beats any split)
+ *   union        every chunk of every group not yet done, in parallel
+ *                (single-chunk groups try coverage union first)
  *   merge        pairwise unions of the partial results, level by level,
  *                all groups at once, until one result per group
  *   encode       Multi type of d, WKB; all-null group -> NULL; group of
@@ -36,6 +41,9 @@
 
 typedef struct {
     int non_null;          /* has a member that is not null or dropped   */
+    size_t n_chunks;
+    size_t first_chunk;
+    int done;              /* whole-group coverage union accepted        */
     int steps;             /* union steps made                           */
     int coverage_ok;       /* every step so far was an accepted coverage */
     GEOSGeometry **partials;
@@ -67,7 +75,8 @@ typedef struct {
     int64_t *members;
     chunk_t *chunks;
     size_t n_chunks;
-    step_t *steps;
+    step_t *all_steps;     /* storage for every level's steps */
+    step_t *steps;         /* the level running now           */
     size_t n_steps;
 } dissolve_t;
 
@@ -159,6 +168,18 @@ static vsg_status plan(dissolve_t *d)
         size_t first = count[g], m = count[g + 1] - count[g];
         if (m > VSG_DISSOLVE_CHUNK && vsg_morton_sort(d->members + first, m, boxes) != 0)
             st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        d->groups[g].first_chunk = d->n_chunks;
+        d->groups[g].coverage_ok = 1;
+        if (m > 0) {
+            /* One slot per chunk: merge levels only shrink the count. */
+            size_t nc = (m + VSG_DISSOLVE_CHUNK - 1) / VSG_DISSOLVE_CHUNK;
+            d->groups[g].n_chunks = nc;
+            d->groups[g].partials = calloc(nc, sizeof(GEOSGeometry *));
+            if (!d->groups[g].partials) {
+                st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+                break;
+            }
+        }
         for (size_t s = 0; s < m; s += VSG_DISSOLVE_CHUNK) {
             chunk_t *c = &d->chunks[d->n_chunks++];
             c->group = (int64_t)g;
@@ -188,7 +209,7 @@ static void step_task(void *vd, size_t t, int wid)
     }
     int try_cov = d->dim == 2 && d->groups[s->group].coverage_ok;
     vsg_worker_clear_message(w);
-    vsg_status st = vsg_union_parts(w, s->parts, s->n_parts, try_cov, &s->result,
+    vsg_status st = vsg_union_parts(w, s->parts, s->n_parts, d->dim == 2, try_cov, &s->result,
                                     &s->used_coverage);
     s->n_parts = 0;   /* taken, whatever happened */
     if (st != VSG_OK)
@@ -199,20 +220,20 @@ static void step_task(void *vd, size_t t, int wid)
 
 /* Runs the steps of one level, then folds their outcome into the groups
  * (serially, after the barrier: this is what keeps decisions
- * deterministic). results[k] of each group are refilled in step order. */
-static vsg_status run_level(dissolve_t *d, const char *stage)
+ * deterministic). Results are appended to each group's partials in step
+ * order. */
+static vsg_status run_level(dissolve_t *d, step_t *steps, size_t n_steps, const char *stage)
 {
     double t0 = vsg_now_s();
-    vsg_failure_init(&d->b.failure);   /* task indexes restart per level */
-    vsg_pool_run(d->b.e->pool, d->n_steps, step_task, d);
-    vsg_status st = vsg_engine_take_failure(d->b.e, &d->b.failure);
+    d->steps = steps;
+    d->n_steps = n_steps;
     vsg_failure_destroy(&d->b.failure);
-    vsg_failure_init(&d->b.failure);
+    vsg_failure_init(&d->b.failure);   /* task indexes restart per level */
+    vsg_pool_run(d->b.e->pool, n_steps, step_task, d);
+    vsg_status st = vsg_engine_take_failure(d->b.e, &d->b.failure);
 
-    for (int64_t g = 0; g < d->n_groups; g++)
-        d->groups[g].n_partials = 0;
-    for (size_t t = 0; t < d->n_steps; t++) {
-        step_t *s = &d->steps[t];
+    for (size_t t = 0; t < n_steps; t++) {
+        step_t *s = &steps[t];
         group_t *g = &d->groups[s->group];
         g->steps++;
         g->coverage_ok = g->coverage_ok && s->used_coverage;
@@ -220,58 +241,147 @@ static vsg_status run_level(dissolve_t *d, const char *stage)
             g->partials[g->n_partials++] = s->result;
         s->result = NULL;
     }
-    vsg_profile_add(d->b.e->profile, stage, "CPU", vsg_now_s() - t0, (int64_t)d->n_steps,
-                    (int64_t)d->n_steps, 0, 0, 0);
+    vsg_profile_add(d->b.e->profile, stage, "CPU", vsg_now_s() - t0, (int64_t)n_steps,
+                    (int64_t)n_steps, 0, 0, 0);
     return st;
+}
+
+/* ---- coverage phase ------------------------------------------------- */
+
+/* A collection of clones of members [first, first + n): the attempt must
+ * not consume the members, which the unary path needs if it fails (GEOS
+ * 3.11 cannot take parts back out of a collection). */
+static GEOSGeometry *clone_members(vsg_worker *w, dissolve_t *d, size_t first, size_t n)
+{
+    GEOSGeometry **c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return NULL;
+    size_t k = 0;
+    for (; k < n; k++)
+        if (!(c[k] = GEOSGeom_clone_r(w->ctx, d->b.in[d->members[first + k]].geom)))
+            break;
+    GEOSGeometry *coll = k == n ? GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, c,
+                                                              (unsigned)n)
+                                : NULL;
+    if (!coll)
+        for (size_t q = 0; q < k; q++)
+            GEOSGeom_destroy_r(w->ctx, c[q]);
+    free(c);
+    return coll;
+}
+
+typedef struct {
+    dissolve_t *d;
+    const int64_t *groups;   /* the groups this pass works on */
+    int whole;               /* 0: probe the first chunk; 1: whole group */
+    unsigned char *passed;   /* per entry of groups */
+} coverage_pass;
+
+static void coverage_task(void *vp, size_t t, int wid)
+{
+    coverage_pass *p = vp;
+    dissolve_t *d = p->d;
+    group_t *g = &d->groups[p->groups[t]];
+    vsg_worker *w = &d->b.e->workers[wid];
+    const chunk_t *c0 = &d->chunks[g->first_chunk];
+    size_t n = 0;
+    for (size_t k = 0; k < (p->whole ? g->n_chunks : 1); k++)
+        n += d->chunks[g->first_chunk + k].count;
+    GEOSGeometry *coll = clone_members(w, d, c0->first, n);
+    GEOSGeometry *u = coll ? vsg_coverage_union_checked(w, coll) : NULL;
+    if (coll)
+        GEOSGeom_destroy_r(w->ctx, coll);
+    p->passed[t] = u != NULL;
+    if (!u)
+        return;
+    if (!p->whole) {
+        GEOSGeom_destroy_r(w->ctx, u);
+        return;
+    }
+    /* Done: the union is the group's result; its members are not needed. */
+    g->partials[0] = u;
+    g->n_partials = 1;
+    for (size_t k = 0; k < n; k++) {
+        vsg_read_result *in = &d->b.in[d->members[c0->first + k]];
+        GEOSGeom_destroy_r(w->ctx, in->geom);
+        in->geom = NULL;
+    }
+}
+
+static vsg_status coverage_phase(dissolve_t *d)
+{
+    double t0 = vsg_now_s();
+    int64_t *groups = malloc(((size_t)d->n_groups + 1) * sizeof *groups);
+    unsigned char *passed = calloc((size_t)d->n_groups + 1, 1);
+    if (!groups || !passed) {
+        free(groups);
+        free(passed);
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+    size_t n = 0;
+    for (int64_t g = 0; g < d->n_groups; g++) {
+        if (d->groups[g].n_chunks > 1 && d->dim == 2)
+            groups[n++] = g;
+        else if (d->groups[g].n_chunks > 1)
+            d->groups[g].coverage_ok = 0;
+    }
+    coverage_pass p = {d, groups, 0, passed};
+    vsg_pool_run(d->b.e->pool, n, coverage_task, &p);      /* probe */
+    size_t m = 0;
+    for (size_t t = 0; t < n; t++) {
+        if (passed[t])
+            groups[m++] = groups[t];
+        else
+            d->groups[groups[t]].coverage_ok = 0;
+    }
+    memset(passed, 0, m);
+    p.whole = 1;
+    vsg_pool_run(d->b.e->pool, m, coverage_task, &p);      /* whole groups */
+    int64_t accepted = 0;
+    for (size_t t = 0; t < m; t++) {
+        group_t *g = &d->groups[groups[t]];
+        if (passed[t]) {
+            g->done = 1;
+            g->steps = 1;
+            accepted++;
+        } else {
+            g->coverage_ok = 0;
+        }
+    }
+    vsg_profile_add(d->b.e->profile, "coverage_union", "CPU", vsg_now_s() - t0, (int64_t)n,
+                    accepted, 0, 0, 0);
+    free(groups);
+    free(passed);
+    return VSG_OK;
 }
 
 static vsg_status union_chunks(dissolve_t *d)
 {
-    d->steps = calloc(d->n_chunks ? d->n_chunks : 1, sizeof *d->steps);
+    d->all_steps = calloc(d->n_chunks + 1, sizeof *d->all_steps);
     GEOSGeometry **slots = malloc((d->b.n ? d->b.n : 1) * sizeof *slots);
-    if (!d->steps || !slots) {
+    if (!d->all_steps || !slots) {
         free(slots);
         return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     }
-    for (int64_t g = 0; g < d->n_groups; g++) {
-        d->groups[g].coverage_ok = 1;
-        d->groups[g].partials = NULL;
-    }
-    /* Each group's partials array holds one slot per chunk: levels only
-     * shrink it. */
-    size_t *per_group = calloc((size_t)d->n_groups + 1, sizeof *per_group);
-    if (!per_group) {
-        free(slots);
-        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-    }
-    for (size_t c = 0; c < d->n_chunks; c++)
-        per_group[d->chunks[c].group]++;
-    for (int64_t g = 0; g < d->n_groups; g++) {
-        if (!per_group[g])
-            continue;
-        d->groups[g].partials = calloc(per_group[g], sizeof(GEOSGeometry *));
-        if (!d->groups[g].partials) {
-            free(per_group);
-            free(slots);
-            return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-        }
-    }
-    free(per_group);
-
     /* Geometries move from the batch into the steps. */
     for (size_t c = 0; c < d->n_chunks; c++) {
-        step_t *s = &d->steps[c];
+        step_t *s = &d->all_steps[c];
         s->group = d->chunks[c].group;
         s->parts = slots + d->chunks[c].first;
-        s->n_parts = d->chunks[c].count;
+        s->n_parts = d->groups[s->group].done ? 0 : d->chunks[c].count;
         for (size_t k = 0; k < s->n_parts; k++) {
             int64_t i = d->members[d->chunks[c].first + k];
             s->parts[k] = d->b.in[i].geom;
             d->b.in[i].geom = NULL;
         }
     }
-    d->n_steps = d->n_chunks;
-    vsg_status st = run_level(d, "union");
+    /* Chunks of groups already dissolved by the coverage phase are
+     * skipped; their members were freed there. */
+    size_t n = 0;
+    for (size_t c = 0; c < d->n_chunks; c++)
+        if (!d->groups[d->chunks[c].group].done)
+            d->all_steps[n++] = d->all_steps[c];
+    vsg_status st = run_level(d, d->all_steps, n, "union");
     free(slots);
     return st;
 }
@@ -295,7 +405,7 @@ static vsg_status merge_levels(dissolve_t *d)
             group_t *gr = &d->groups[g];
             size_t np = gr->n_partials;
             for (size_t k = 0; k + 1 < np; k += 2) {
-                step_t *s = &d->steps[t];
+                step_t *s = &d->all_steps[t];
                 s->group = g;
                 s->parts = pairs + 2 * t;
                 s->parts[0] = gr->partials[k];
@@ -320,8 +430,9 @@ static vsg_status merge_levels(dissolve_t *d)
                 gr->partials[gr->n_partials - 1] = NULL;
             }
         }
-        d->n_steps = n;
-        st = run_level(d, "merge");
+        for (int64_t g = 0; g < d->n_groups; g++)
+            d->groups[g].n_partials = 0;   /* all taken into pairs or odd */
+        st = run_level(d, d->all_steps, n, "merge");
         for (int64_t g = 0; g < d->n_groups; g++)
             if (odd[g])
                 d->groups[g].partials[d->groups[g].n_partials++] = odd[g];
@@ -412,7 +523,7 @@ static void dissolve_free(dissolve_t *d)
     free(d->groups);
     free(d->members);
     free(d->chunks);
-    free(d->steps);
+    free(d->all_steps);
     vsg_batch_free(&d->b);
 }
 
@@ -447,6 +558,8 @@ vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t
         st = type_filter(&d);
     if (st == VSG_OK)
         st = plan(&d);
+    if (st == VSG_OK)
+        st = coverage_phase(&d);
     if (st == VSG_OK)
         st = union_chunks(&d);
     if (st == VSG_OK)

@@ -11,9 +11,7 @@
 #include "geometry/envelope.h"
 #include "index/strtree.h"
 
-/* The coverage union of coll if it passes the acceptance check, else
- * NULL (a GEOS failure here is not an error: the unary path follows). */
-static GEOSGeometry *try_coverage_union(vsg_worker *w, const GEOSGeometry *coll)
+GEOSGeometry *vsg_coverage_union_checked(vsg_worker *w, const GEOSGeometry *coll)
 {
     double sum = 0.0, area = 0.0;
     if (!GEOSArea_r(w->ctx, coll, &sum))
@@ -183,7 +181,7 @@ vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int po
         return VSG_ERR_GEOS;
     }
     if (try_coverage) {
-        *out = try_coverage_union(w, coll);
+        *out = vsg_coverage_union_checked(w, coll);
         if (*out) {
             *used_coverage = 1;
             GEOSGeom_destroy_r(w->ctx, coll);

@@ -20,6 +20,11 @@
 
 #define VSG_COVERAGE_AREA_RTOL 1e-9
 
+/* The coverage union of coll (a collection of polygons) if it passes the
+ * acceptance check above, else NULL. A GEOS failure here is not an error:
+ * it only means "not a coverage". */
+GEOSGeometry *vsg_coverage_union_checked(vsg_worker *w, const GEOSGeometry *coll);
+
 /* Takes parts[0, n) (n >= 1; the array stays the caller's). polygonal:
  * the parts are polygons (the call's dimension is 2). try_coverage: they
  * may form a coverage. On success *out is the
