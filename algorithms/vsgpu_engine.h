@@ -187,7 +187,11 @@ vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
  * group, in group order, each a valid Multi* geometry of the group's
  * highest dimension (an empty MultiPolygon for a group of empties; wkb
  * NULL only when every geometry of the group is null). Coverage union where
- * the group is a valid coverage, unary union otherwise. */
+ * the group is a valid coverage, unary union otherwise.
+ * "Highest dimension" is taken over the whole call (the layer), so that a
+ * polygon layer only ever yields MultiPolygons: parts of a lower dimension
+ * are dropped and counted in type_skipped, and a group left with none
+ * yields an empty Multi of that dimension. */
 vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms,
                         const int64_t *group_of, int64_t n_groups,
                         vsg_result *out);

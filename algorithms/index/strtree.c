@@ -204,6 +204,7 @@ vsg_status vsg_strtree_query(const vsg_strtree *t, const double box[4],
             if (meets(t->node[c].box, box))
                 stack[top++] = (size_t)c;
     }
-    qsort(out->ids, out->n, sizeof *out->ids, cmp_id);
+    if (out->n > 1)
+        qsort(out->ids, out->n, sizeof *out->ids, cmp_id);
     return VSG_OK;
 }

@@ -251,6 +251,53 @@ static void one_huge_group(void)
     fx_array_free(&ovl);
 }
 
+
+/* A Voronoi diagram is a coverage of irregular cells (like counties):
+ * dissolve all and dissolve into strips both take the coverage path and
+ * agree with GEOS. */
+static void voronoi_coverage(void)
+{
+    const int n = 3000;
+    fx_rand_state = 9;
+    GEOSGeometry **pts = malloc(n * sizeof *pts);
+    for (int i = 0; i < n; i++)
+        pts[i] = GEOSGeom_createPointFromXY_r(fx_ctx, fx_rand01() * 1000, fx_rand01() * 500);
+    GEOSGeometry *mp = GEOSGeom_createCollection_r(fx_ctx, GEOS_MULTIPOINT, pts, n);
+    GEOSGeometry *v = GEOSVoronoiDiagram_r(fx_ctx, mp, 0, 0, 0);
+    fx_array a = {0};
+    int nv = v ? GEOSGetNumGeometries_r(fx_ctx, v) : 0;
+    REQUIRE(nv > 0 && nv <= n);
+    for (int i = 0; i < nv; i++)
+        fx_push_geom(&a, GEOSGetGeometryN_r(fx_ctx, v, i));
+    size_t m = (size_t)nv;
+    int64_t *all = calloc(m, sizeof *all), *strips = malloc(m * sizeof *strips);
+    for (int i = 0; i < nv; i++) {
+        double x;
+        GEOSGeom_getXMin_r(fx_ctx, GEOSGetGeometryN_r(fx_ctx, v, i), &x);
+        strips[i] = x < 0 ? 0 : x >= 1000 ? 9 : (int64_t)(x / 100);
+    }
+    vsg_engine *e = fx_engine(0, VSG_INVALID_REPAIR, 0, 0, 0);
+    vsg_result r;
+    vsg_result_init(&r);
+    double t0 = vsg_now_s();
+    REQUIRE(vsg_dissolve(e, fx_view(&a), all, 1, &r) == VSG_OK);
+    fprintf(stderr, "  %d Voronoi cells dissolved in %.3fs\n", nv, vsg_now_s() - t0);
+    CHECK(check_against_oracle(&a, all, 1, &r));
+    CHECK(vsg_engine_counts(e)->coverage_union_groups == 1);
+    REQUIRE(vsg_dissolve(e, fx_view(&a), strips, 10, &r) == VSG_OK);
+    CHECK(check_against_oracle(&a, strips, 10, &r));
+    CHECK(vsg_engine_counts(e)->coverage_union_groups == 11);
+    CHECK(vsg_engine_counts(e)->unary_union_groups == 0);
+    vsg_result_clear(&r);
+    vsg_engine_destroy(e);
+    free(all);
+    free(strips);
+    GEOSGeom_destroy_r(fx_ctx, v);
+    GEOSGeom_destroy_r(fx_ctx, mp);
+    free(pts);
+    fx_array_free(&a);
+}
+
 static void deterministic_across_threads(void)
 {
     fx_array a = {0};
@@ -285,6 +332,7 @@ int main(void)
     RUN(null_empty_and_mixed_groups);
     RUN(points_and_lines_dissolve_to_multi);
     RUN(one_huge_group);
+    RUN(voronoi_coverage);
     RUN(deterministic_across_threads);
     fx_finish();
     return TEST_SUMMARY();

@@ -418,6 +418,41 @@ static void invalid_policy_error(void)
     fx_array_free(&a);
 }
 
+
+/* ISO ZM and EWKB M input: read, M dropped, Z kept on output. */
+static void m_dropped_z_kept(void)
+{
+    fx_array a = {0};
+    for (int variant = 0; variant < 2; variant++) {
+        wb w = {{0}, 0, variant};
+        header(&w, variant ? 0x40000000u | 3 : 3003);   /* EWKB M polygon / ISO ZM polygon */
+        put_u32(&w, 1);
+        put_u32(&w, 4);
+        const double ring[] = {0, 0, 4, 0, 4, 4, 0, 0};
+        for (int k = 0; k < 4; k++) {
+            put_f64(&w, ring[2 * k]);
+            put_f64(&w, ring[2 * k + 1]);
+            if (!variant)
+                put_f64(&w, 7);    /* Z */
+            put_f64(&w, 99);       /* M */
+        }
+        push_hand(&a, &w);
+    }
+    vsg_engine *e = fx_engine(1, VSG_INVALID_ERROR, 0, 0, 0);
+    vsg_result r;
+    vsg_result_init(&r);
+    REQUIRE(vsg_clip_rect_batch(e, everything, fx_view(&a), &r) == VSG_OK);
+    REQUIRE(r.count == 2);
+    uint32_t t0 = (uint32_t)r.wkb[0][1] | (uint32_t)r.wkb[0][2] << 8;
+    uint32_t t1 = (uint32_t)r.wkb[1][1] | (uint32_t)r.wkb[1][2] << 8;
+    CHECK(r.wkb[0][0] == 1 && t0 == 1003);   /* little endian, ISO Z, no M */
+    CHECK(t1 == 3);
+    CHECK(r.size[0] == 9 + 4 + 4 * 24 && r.size[1] == 9 + 4 + 4 * 16);
+    vsg_result_clear(&r);
+    vsg_engine_destroy(e);
+    fx_array_free(&a);
+}
+
 /* ---- core bits -------------------------------------------------------- */
 
 static void status_names_and_options(void)
@@ -500,6 +535,7 @@ int main(void)
     RUN(invalid_policy_repair);
     RUN(invalid_policy_skip);
     RUN(invalid_policy_error);
+    RUN(m_dropped_z_kept);
     RUN(status_names_and_options);
     RUN(profile_accumulates_and_escapes);
     fx_finish();
