@@ -101,6 +101,9 @@ static int already_pure(GEOSContextHandle_t ctx, const GEOSGeometry *g, int d)
     return !is_collection(type) && atomic_dim(type) == d;
 }
 
+static vsg_status flatten_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
+                              GEOSGeometry **out, int64_t *n_other);
+
 vsg_status vsg_geom_keep_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
                              GEOSGeometry **out, int64_t *n_other)
 {
@@ -115,7 +118,13 @@ vsg_status vsg_geom_keep_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
         *out = g;
         return VSG_OK;
     }
+    return flatten_dim(ctx, g, d, out, n_other);
+}
 
+static vsg_status flatten_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
+                              GEOSGeometry **out, int64_t *n_other)
+{
+    *out = NULL;
     part_list pl = {0};
     collect(ctx, g, d, &pl);
     GEOSGeom_destroy_r(ctx, g);
@@ -141,6 +150,30 @@ vsg_status vsg_geom_keep_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
     }
     free(pl.parts);
     return st;
+}
+
+GEOSGeometry *vsg_geom_overlay_form(GEOSContextHandle_t ctx, GEOSGeometry *g)
+{
+    int type = GEOSGeomTypeId_r(ctx, g);
+    int d = type == GEOS_MULTIPOINT ? 0 : type == GEOS_MULTILINESTRING ? 1
+          : type == GEOS_MULTIPOLYGON ? 2 : -1;
+    if (d < 0)
+        return g;
+    int n = GEOSGetNumGeometries_r(ctx, g), non_empty = 0;
+    for (int i = 0; i < n; i++)
+        non_empty += GEOSisEmpty_r(ctx, GEOSGetGeometryN_r(ctx, g, i)) == 0;
+    if (non_empty == 0 || (non_empty == n && n != 1))
+        return g;
+    /* flatten_dim keeps the non-empty parts of d: one comes back single,
+     * several as the Multi type. */
+    GEOSGeometry *out = NULL;
+    return flatten_dim(ctx, g, d, &out, NULL) == VSG_OK ? out : NULL;
+}
+
+GEOSGeometry *vsg_geom_overlay_copy(GEOSContextHandle_t ctx, const GEOSGeometry *g)
+{
+    GEOSGeometry *c = GEOSGeom_clone_r(ctx, g);
+    return c ? vsg_geom_overlay_form(ctx, c) : NULL;
 }
 
 GEOSGeometry *vsg_geom_promote_multi(GEOSContextHandle_t ctx, GEOSGeometry *g)

@@ -25,6 +25,16 @@ int vsg_geom_dimension(GEOSContextHandle_t ctx, const GEOSGeometry *g);
 vsg_status vsg_geom_keep_dim(GEOSContextHandle_t ctx, GEOSGeometry *g, int d,
                              GEOSGeometry **out, int64_t *n_other);
 
+/* The form GEOS's overlay gives a geometry it returns whole: a Multi*
+ * without its empty parts, and a Multi* of one part as that part. Used where
+ * a containment shortcut returns an operand instead of computing the
+ * overlay, so both paths give the same type. Other geometries are returned
+ * as they are. Consumes g; NULL on a GEOS error (g destroyed). */
+GEOSGeometry *vsg_geom_overlay_form(GEOSContextHandle_t ctx, GEOSGeometry *g);
+
+/* A copy of g in overlay form (above); NULL on a GEOS error. */
+GEOSGeometry *vsg_geom_overlay_copy(GEOSContextHandle_t ctx, const GEOSGeometry *g);
+
 /* Point/LineString/Polygon -> Multi of one part; others as they are.
  * Consumes g. Returns NULL on a GEOS error (g destroyed). */
 GEOSGeometry *vsg_geom_promote_multi(GEOSContextHandle_t ctx, GEOSGeometry *g);

@@ -81,7 +81,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
         if (rel == VSG_REL_INPUT_COVERED) {
             w->counts.contained_shortcuts++;
             *pair_dim = s->in->dim < idx->dims[j] ? s->in->dim : idx->dims[j];
-            *r = GEOSGeom_clone_r(w->ctx, s->in->geom);
+            *r = vsg_geom_overlay_copy(w->ctx, s->in->geom);
             st = *r ? VSG_OK : VSG_ERR_GEOS;
             goto done;
         }

@@ -35,10 +35,10 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
         return NULL;
     case VSG_REL_INPUT_COVERED:
         w->counts.contained_shortcuts++;
-        return GEOSGeom_clone_r(w->ctx, s->in->geom);
+        return vsg_geom_overlay_copy(w->ctx, s->in->geom);
     case VSG_REL_METHOD_COVERED:
         w->counts.contained_shortcuts++;
-        return GEOSGeom_clone_r(w->ctx, idx->geoms[j]);
+        return vsg_geom_overlay_copy(w->ctx, idx->geoms[j]);
     case VSG_REL_OVERLAP:
         return GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[j]);
     default:
