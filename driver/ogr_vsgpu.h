@@ -275,6 +275,9 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     double m_elapsed = 0;
     GIntBig m_complete_count = -1;
     CPLStringList m_metadata;
+    /* The VSGPU domain as the last complete read left it. */
+    CPLStringList m_final_metadata;
+    void RunToCompletion();
 
     bool StartEngine();
     void StopEngine();

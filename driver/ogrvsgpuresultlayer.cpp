@@ -119,6 +119,7 @@ void OGRVSGPUResultLayer::Finish()
     }
     vsgpu::WriteProfile(st, m_engine);
     m_complete_count = m_counts.output_features;
+    m_final_metadata = vsgpu::BuildMetadata(st);
 }
 
 OGRFeature *OGRVSGPUResultLayer::GetNextRawFeature()
@@ -229,16 +230,40 @@ int OGRVSGPUResultLayer::TestCapability(const char *cap)
     return FALSE;
 }
 
+/* The VSGPU domain is listed once a read has completed: ogr2ogr copies
+ * every listed domain when it creates its output layer, before reading, and
+ * must neither copy zeros nor trigger RunToCompletion. */
 char **OGRVSGPUResultLayer::GetMetadataDomainList()
 {
+    if (m_final_metadata.empty())
+        return OGRLayer::GetMetadataDomainList();
     return BuildMetadataDomainList(OGRLayer::GetMetadataDomainList(), TRUE,
                                    VSGPU_MD_DOMAIN, nullptr);
+}
+
+/* Asked for the VSGPU domain before any read (ogrinfo -mdd VSGPU prints
+ * metadata before features): run the statement once, discarding its
+ * features, so the counts are those of the whole statement, then rewind.
+ * Reading the features afterwards computes them again. */
+void OGRVSGPUResultLayer::RunToCompletion()
+{
+    CPLDebug(VSGPU_DEBUG, "%s: VSGPU metadata asked before reading: "
+             "running the statement to completion first",
+             vsgpu::OpName(m_plan->op));
+    while (OGRFeature *f = GetNextRawFeature())
+        delete f;
+    if (!m_failed)
+        ResetReading();
 }
 
 char **OGRVSGPUResultLayer::GetMetadata(const char *domain)
 {
     if (domain == nullptr || !EQUAL(domain, VSGPU_MD_DOMAIN))
         return OGRLayer::GetMetadata(domain);
+    if (!m_started && m_final_metadata.empty())
+        RunToCompletion();
+    if (!m_started && !m_final_metadata.empty())
+        return m_final_metadata.List();
     vsgpu::ReportState st;
     st.plan = m_plan.get();
     st.engine = m_engine;

@@ -25,7 +25,9 @@ typedef enum {
     VSG_READ_GEOM = 0,   /* geom is set: non-empty, valid          */
     VSG_READ_NULL,       /* a null geometry                        */
     VSG_READ_EMPTY,      /* an empty geometry                      */
-    VSG_READ_DROPPED     /* dropped by the policy (counted)        */
+    VSG_READ_DROPPED,    /* dropped by the policy (counted)        */
+    VSG_READ_OUTSIDE     /* well-formed, envelope outside the
+                            operation's extent: not read at all    */
 } vsg_read_outcome;
 
 typedef struct {

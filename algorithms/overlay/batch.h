@@ -35,6 +35,9 @@ typedef struct {
     vsg_read_result *in;         /* n */
     vsg_out_list *outs;          /* n */
     vsg_failure failure;
+    const double *extent;        /* NULL, or xmin, ymin, xmax, ymax: inputs
+                                    whose envelope misses it are not read
+                                    (they take part in nothing)           */
 } vsg_batch;
 
 /* Checks the arguments and allocates. On failure returns the status (the

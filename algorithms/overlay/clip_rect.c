@@ -2,7 +2,7 @@
  * clip_rect.c - GEOSClipByRect semantics for one batch; one result per
  * input whose clip is not empty, method_index -1.
  *
- *   read
+ *   read     (inputs whose envelope misses the rectangle are skipped)
  *   refine   envelope inside the rectangle -> the input as it is;
  *            envelope strictly outside -> nothing; else GEOSClipByRect;
  *            then the type rule with the rectangle's dimension (2)
@@ -81,6 +81,7 @@ vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
     if (st != VSG_OK)
         return st;
 
+    b.extent = rect;   /* inputs outside the rectangle are not even read */
     st = vsg_batch_read(&b);
     if (st == VSG_OK) {
         refine_ctx c = {&b, rect};

@@ -101,6 +101,22 @@ def test_invalid_polygon_repaired_by_default(vsimem_dir, wkt):
         assert vu.quiet(f.geom.IsValid)
 
 
+def test_clip_by_rect_reads_only_what_meets_the_rectangle(vsimem_dir):
+    # A rectangle clip does not read (validate, repair) inputs whose envelope
+    # misses the rectangle: they take part in nothing. The bow-tie far away
+    # is therefore not counted; the same bow-tie inside is repaired.
+    near = ogr.CreateGeometryFromWkt(BOWTIE_WKT)
+    far_wkt = "POLYGON ((100 100,110 110,110 100,100 110,100 100))"
+    assert not vu.quiet(ogr.CreateGeometryFromWkt(far_wkt).IsValid)
+    path = _polygon_case(vsimem_dir, [CLEAN_WKT, far_wkt, BOWTIE_WKT])
+    env = near.GetEnvelope()
+    rect = (env[0] - 1, env[2] - 1, env[1] + 1, env[3] + 1)
+    res = vu.run_vsgpu(path, "SELECT * FROM ST_ClipByRect(inp, %r, %r, %r, %r)" % rect)
+    assert 1 not in [f.fields["n"] for f in res["features"]]
+    assert 2 in [f.fields["n"] for f in res["features"]]
+    _assert_counted(res, INVALID_REPAIRED=1)
+
+
 @pytest.mark.parametrize("how", ["statement", "open_option", "config"])
 def test_invalid_polygon_skip(vsimem_dir, how):
     path = _polygon_case(vsimem_dir, [CLEAN_WKT, BOWTIE_WKT, CLEAN_WKT])

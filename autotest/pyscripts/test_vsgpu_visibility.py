@@ -128,6 +128,34 @@ def test_ogrinfo_mdd_vsgpu(run_cli, spdata_gpkg):
         assert re.search(r"^\s+%s=" % k, p.stdout, re.M), k
 
 
+def test_ogrinfo_mdd_vsgpu_counts_whole_statement(run_cli, spdata_gpkg):
+    # ogrinfo prints metadata before it reads features: the counts must
+    # still be those of the whole statement, equal to a full read's.
+    p = run_cli(["ogrinfo", "-ro", "-q", "-mdd", "VSGPU", "-dialect", "VSGPU", "-sql",
+                 STATEMENTS["ST_Intersection"], "VSGPU:" + spdata_gpkg], env=NO_GPU)
+    assert p.returncode == 0, p.stderr
+    md = dict(re.findall(r"^\s+([A-Z_]+)=(.*)$", p.stdout, re.M))
+    assert md.get("COMPLETE") == "YES", p.stdout[:2000]
+    res = vu.run_vsgpu(spdata_gpkg, STATEMENTS["ST_Intersection"])
+    assert md["OUTPUT_FEATURES"] == str(len(res["features"]))
+    assert md["INPUT_FEATURES"] == res["metadata"]["INPUT_FEATURES"]
+    # ... and the features printed after the metadata are all there.
+    assert p.stdout.count("OGRFeature(") == len(res["features"])
+
+
+def test_metadata_domain_listed_only_after_a_complete_read(spdata_gpkg):
+    # ogr2ogr copies every listed domain when it creates its output layer,
+    # before reading: an unfinished statement must not list VSGPU.
+    ds = vu.open_vsgpu(spdata_gpkg)
+    with vu.ErrorCollector():
+        with vu.sql_result(ds, STATEMENTS["ST_ClipByRect"]) as lyr:
+            assert "VSGPU" not in (lyr.GetMetadataDomainList() or [])
+            while lyr.GetNextFeature() is not None:
+                pass
+            assert "VSGPU" in lyr.GetMetadataDomainList()
+    ds = None
+
+
 def test_cpl_debug_per_stage(tmp_path, run_cli, spdata_gpkg):
     out = str(tmp_path / "out.gpkg")
     p = run_cli(["ogr2ogr", "-dialect", "VSGPU", "-sql", STATEMENTS["ST_Intersection"], out,
