@@ -12,17 +12,10 @@
  */
 #include <stdlib.h>
 
-#include "overlay/batch.h"
-#include "overlay/candidates.h"
+#include "overlay/by_index.h"
 #include "overlay/method_index.h"
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
-
-typedef struct {
-    vsg_batch *b;
-    const vsg_method_index *idx;
-    const vsg_id_list *cands;
-} refine_ctx;
 
 /* The union of the hit method geometries (clones: GEOS collections own
  * their parts). NULL on failure. */
@@ -112,7 +105,7 @@ done:
 
 static void refine_task(void *vc, size_t i, int wid)
 {
-    refine_ctx *c = vc;
+    vsg_refine_ctx *c = vc;
     vsg_batch *b = c->b;
     const vsg_read_result *in = &b->in[i];
     if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
@@ -149,34 +142,5 @@ static void refine_task(void *vc, size_t i, int wid)
 vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
                           const vsg_wkb_array *input, vsg_result *out)
 {
-    if (!e || !idx || !out)
-        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
-                 : VSG_ERR_INVALID_ARG;
-    vsg_engine_begin_call(e);
-    vsg_result_clear(out);
-    if (idx->n_workers < e->n_threads)
-        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
-                               "method index built by an engine with fewer threads");
-    vsg_batch b;
-    vsg_status st = vsg_batch_init(&b, e, input);
-    if (st != VSG_OK)
-        return st;
-
-    vsg_id_list *cands = NULL;
-    st = vsg_batch_read(&b);
-    if (st == VSG_OK)
-        st = vsg_candidates_find(&b, idx, &cands);
-    if (st == VSG_OK) {
-        refine_ctx c = {&b, idx, cands};
-        st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
-    }
-    vsg_candidates_free(cands, b.n);
-    if (st == VSG_OK)
-        st = vsg_batch_encode(&b);
-    if (st == VSG_OK)
-        st = vsg_batch_assemble(&b, out);
-
-    vsg_batch_free(&b);
-    vsg_engine_collect_counts(e);
-    return st;
+    return vsg_overlay_by_index(e, idx, input, out, refine_task);
 }

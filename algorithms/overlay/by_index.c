@@ -1,0 +1,40 @@
+/*
+ * by_index.c - see by_index.h.
+ */
+#include "overlay/by_index.h"
+
+vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
+                                const vsg_wkb_array *input, vsg_result *out,
+                                vsg_task_fn refine)
+{
+    if (!e || !idx || !out)
+        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
+                 : VSG_ERR_INVALID_ARG;
+    vsg_engine_begin_call(e);
+    vsg_result_clear(out);
+    if (idx->n_workers < e->n_threads)
+        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
+                               "method index built by an engine with fewer threads");
+    vsg_batch b;
+    vsg_status st = vsg_batch_init(&b, e, input);
+    if (st != VSG_OK)
+        return st;
+
+    vsg_id_list *cands = NULL;
+    st = vsg_batch_read(&b);
+    if (st == VSG_OK)
+        st = vsg_candidates_find(&b, idx, &cands);
+    if (st == VSG_OK) {
+        vsg_refine_ctx c = {&b, idx, cands};
+        st = vsg_batch_stage(&b, "refine", refine, &c, vsg_batch_count_outputs);
+    }
+    vsg_candidates_free(cands, b.n);
+    if (st == VSG_OK)
+        st = vsg_batch_encode(&b);
+    if (st == VSG_OK)
+        st = vsg_batch_assemble(&b, out);
+
+    vsg_batch_free(&b);
+    vsg_engine_collect_counts(e);
+    return st;
+}

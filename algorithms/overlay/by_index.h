@@ -1,0 +1,26 @@
+/*
+ * by_index.h - the pipeline that intersection and clip by a layer share:
+ * read -> candidates -> refine -> encode -> assemble. Only the refine task
+ * differs between them; it receives a vsg_refine_ctx.
+ */
+#ifndef VSG_OVERLAY_BY_INDEX_H
+#define VSG_OVERLAY_BY_INDEX_H
+
+#include "overlay/batch.h"
+#include "overlay/candidates.h"
+#include "overlay/method_index.h"
+
+typedef struct {
+    vsg_batch *b;
+    const vsg_method_index *idx;
+    const vsg_id_list *cands;    /* b->n lists, ascending method ids */
+} vsg_refine_ctx;
+
+/* Runs the pipeline over one batch with the operation's refine task (called
+ * once per input i with a vsg_refine_ctx). out holds the batch's results
+ * on success and nothing on failure (the engine's last error is set). */
+vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
+                                const vsg_wkb_array *input, vsg_result *out,
+                                vsg_task_fn refine);
+
+#endif
