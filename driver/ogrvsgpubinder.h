@@ -54,6 +54,7 @@ class Binder
     }
     /* Which side a qualifier names (alias or layer name), -1 if none. */
     int SideOfQualifier(const char *qualifier);
+    bool StarSide(const vsg_expr *e, int *side);
     /* Resolves a column; CE_Failure and false when unknown/ambiguous. */
     bool ResolveColumn(const char *qualifier, const char *name,
                        ColumnRef *out);

@@ -143,6 +143,21 @@ static void NewDefn(Plan *plan)
 
 /* ---- ST_Intersection(a, b), ST_Clip(a, b), ST_ClipByRect(a, ...) --------- */
 
+/* The side a qualified star names (0 input, 1 method), -1 for a bare
+ * '*'; false, with the error reported, for an unknown qualifier. */
+bool Binder::StarSide(const vsg_expr *e, int *side)
+{
+    *side = e->qualifier ? SideOfQualifier(e->qualifier) : -1;
+    if (e->qualifier && *side < 0)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: '%s.*': no layer or alias '%s' in the statement",
+                 e->qualifier, e->qualifier);
+        return false;
+    }
+    return true;
+}
+
 BindResult Binder::BindTableFunction()
 {
     NewDefn(m_plan);
@@ -155,15 +170,9 @@ BindResult Binder::BindTableFunction()
         const vsg_expr *e = item.expr;
         if (e->kind == VSG_EX_STAR)
         {
-            const int side = e->qualifier ? SideOfQualifier(e->qualifier) : -1;
-            if (e->qualifier && side < 0)
-            {
-                CPLError(CE_Failure, CPLE_AppDefined,
-                         "VSGPU: '%s.*': no layer or alias '%s' in the "
-                         "statement",
-                         e->qualifier, e->qualifier);
+            int side = -1;
+            if (!StarSide(e, &side))
                 return BindResult::Failed;
-            }
             for (const Candidate &c : cands)
             {
                 const int cs = c.src.kind == OutField::Method ? 1 : 0;
@@ -243,15 +252,9 @@ BindResult Binder::BindJoin()
         }
         if (e->kind == VSG_EX_STAR)
         {
-            const int side = e->qualifier ? SideOfQualifier(e->qualifier) : -1;
-            if (e->qualifier && side < 0)
-            {
-                CPLError(CE_Failure, CPLE_AppDefined,
-                         "VSGPU: '%s.*': no layer or alias '%s' in the "
-                         "statement",
-                         e->qualifier, e->qualifier);
+            int side = -1;
+            if (!StarSide(e, &side))
                 return BindResult::Failed;
-            }
             for (int s = 0; s < 2; ++s)
             {
                 if (side >= 0 && s != side)
