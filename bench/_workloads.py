@@ -8,7 +8,7 @@ from _stats import layer_vertices
 
 COUNTIES = "us_atlas_counties_10m.gpkg"
 SPDATA = "r_spdata.gpkg"
-GEOPANDAS = "geopandas_datasets.gpkg"
+GEOPANDAS = "nybb.gpkg"
 
 # states whose counties SQLite's ST_Union turns into NULL (06, 22, 51) and a
 # few more, for --quick
@@ -43,13 +43,9 @@ def definitions():
     ]
 
 
-SHARED_DATA = "/work/shared/data"
-
-
 def default_data_dirs(repo):
-    """data/ of the repo, then the shared copy: each file is read from the
-    first folder that has it."""
-    return [os.path.join(repo, "data"), SHARED_DATA]
+    """The repository's data/ (every file the workloads need ships there)."""
+    return [os.path.join(repo, "data")]
 
 
 def find_file(data_dirs, name):

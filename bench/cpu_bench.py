@@ -44,8 +44,7 @@ def parse_args(argv):
     ap.add_argument("--no-warmup", action="store_true",
                     help="skip the untimed warm-up run of each engine")
     ap.add_argument("--data", default=None,
-                    help="folder with the .gpkg files (default: each file from data/ of "
-                         "the repo if it is there, else from /work/shared/data)")
+                    help="folder with the .gpkg files (default: data/ of the repo)")
     ap.add_argument("--plugin-dir", default=None,
                     help="folder holding ogr_VSGPU.so (default: build-bench/gdalplugins "
                          "or build/gdalplugins of the repo)")

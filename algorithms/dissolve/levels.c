@@ -22,7 +22,8 @@ static void step_task(void *vd, size_t t, int wid)
         s->n_parts = 0;
         return;
     }
-    int try_cov = d->dim == 2 && d->groups[s->group].coverage_ok;
+    int try_cov = d->dim == 2 && d->groups[s->group].coverage_ok &&
+                  s->n_parts >= VSG_COVERAGE_MIN_PARTS;
     vsg_worker_clear_message(w);
     vsg_status st = vsg_union_parts(w, s->parts, s->n_parts, d->dim == 2, try_cov, &s->result,
                                     &s->used_coverage);
