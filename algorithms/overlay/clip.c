@@ -17,32 +17,36 @@
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
 
-/* The union of the hit method geometries (clones: GEOS collections own
- * their parts). NULL on failure. */
-static GEOSGeometry *union_of(vsg_worker *w, const vsg_method_index *idx,
-                              const int64_t *hits, size_t n)
+/* input ∩ (∪ hits) computed as ∪ (input ∩ hit_k): each piece is at most
+ * the size of the input, so the union works on small pieces instead of on
+ * the (often large) method geometries. NULL on failure, with *fail_j set
+ * to the method index whose overlay failed (-1: the union). */
+static GEOSGeometry *clip_by_hits(vsg_worker *w, const GEOSGeometry *g,
+                                  const vsg_method_index *idx, const int64_t *hits, size_t n,
+                                  int64_t *fail_j)
 {
-    GEOSGeometry **parts = malloc(n * sizeof *parts);
-    if (!parts)
+    GEOSGeometry **pieces = malloc(n * sizeof *pieces);
+    if (!pieces)
         return NULL;
-    for (size_t k = 0; k < n; k++) {
-        parts[k] = GEOSGeom_clone_r(w->ctx, idx->geoms[hits[k]]);
-        if (!parts[k]) {
-            for (size_t q = 0; q < k; q++)
-                GEOSGeom_destroy_r(w->ctx, parts[q]);
-            free(parts);
-            return NULL;
+    size_t k = 0;
+    for (; k < n; k++) {
+        pieces[k] = GEOSIntersection_r(w->ctx, g, idx->geoms[hits[k]]);
+        if (!pieces[k]) {
+            *fail_j = hits[k];
+            break;
         }
     }
-    GEOSGeometry *coll = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts,
-                                                     (unsigned)n);
+    GEOSGeometry *coll = NULL;
+    if (k == n)
+        coll = GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, pieces, (unsigned)n);
     if (!coll) {
-        for (size_t k = 0; k < n; k++)
-            GEOSGeom_destroy_r(w->ctx, parts[k]);
-        free(parts);
+        for (size_t q = 0; q < k; q++)
+            GEOSGeom_destroy_r(w->ctx, pieces[q]);
+        free(pieces);
         return NULL;
     }
-    free(parts);
+    free(pieces);   /* the collection owns the pieces */
+    *fail_j = -1;
     GEOSGeometry *u = GEOSUnaryUnion_r(w->ctx, coll);
     GEOSGeom_destroy_r(w->ctx, coll);
     return u;
@@ -65,7 +69,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     vsg_status st = VSG_OK;
     for (size_t k = 0; k < cand->n; k++) {
         size_t j = (size_t)cand->ids[k];
-        vsg_relation rel = vsg_relate(w, wid, s, idx, j, 0);
+        vsg_relation rel = vsg_relate(w, wid, s, idx, j, 0, 1);
         if (rel == VSG_REL_ERROR) {
             *fail_j = (int64_t)j;
             st = VSG_ERR_GEOS;
@@ -91,11 +95,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
         *fail_j = hits[0];
         *r = GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[hits[0]]);
     } else {
-        GEOSGeometry *u = union_of(w, idx, hits, n_hits);
-        if (u) {
-            *r = GEOSIntersection_r(w->ctx, s->in->geom, u);
-            GEOSGeom_destroy_r(w->ctx, u);
-        }
+        *r = clip_by_hits(w, s->in->geom, idx, hits, n_hits, fail_j);
     }
     st = *r ? VSG_OK : VSG_ERR_GEOS;
 done:

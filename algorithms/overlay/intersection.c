@@ -22,7 +22,7 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
                                  const vsg_method_index *idx, size_t j, int *skip)
 {
     *skip = 0;
-    switch (vsg_relate(w, wid, s, idx, j, 1)) {
+    switch (vsg_relate(w, wid, s, idx, j, 1, 0)) {
     case VSG_REL_DISJOINT:
         *skip = 1;
         return NULL;

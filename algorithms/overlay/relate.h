@@ -35,8 +35,11 @@ typedef struct {
 void vsg_subject_release(vsg_worker *w, vsg_subject *s);
 
 /* test_method_covered: also test whether the input covers the method
- * geometry (intersection wants it; clip does not). */
+ * geometry (intersection wants it; clip does not). full_covers: also find
+ * covers where the covered geometry touches the other's boundary (costly;
+ * see relate.c); without it such pairs come back as OVERLAP. */
 vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
-                        const vsg_method_index *idx, size_t j, int test_method_covered);
+                        const vsg_method_index *idx, size_t j, int test_method_covered,
+                        int full_covers);
 
 #endif
