@@ -12,10 +12,15 @@ data=$here/data
 
 run() {  # run <output name> <source> <sql>
   echo
-  echo "== $3"
+  echo "== ogr2ogr -dialect VSGPU -sql \"$3\""
   rm -f "$out/$1.gpkg"
   ogr2ogr -f GPKG "$out/$1.gpkg" -nln "$1" -dialect VSGPU -sql "$3" "VSGPU:$2"
-  ogrinfo -ro -so -al "$out/$1.gpkg" | sed -n '/^Layer name/,/^Layer SRS/p;/^[A-Za-z_]*: /p' | grep -v '^Layer SRS' | head -20
+  # What came out, checked with GDAL's SQLite dialect on the output file.
+  ogrinfo -ro -q "$out/$1.gpkg" -dialect SQLITE -sql \
+    "SELECT COUNT(*) AS features, SUM(geom IS NULL) AS null_geometries,
+            SUM(ST_IsValid(geom)) AS valid_geometries, SUM(ST_Area(geom)) AS total_area
+     FROM \"$1\"" | grep -E '^  [a-z_]+ \(' | sed 's/^  /   /'
+  echo "   fields: $(ogrinfo -ro -so "$out/$1.gpkg" "$1" | sed -n '/^Geometry Column/,$p' | tail -n +2 | cut -d: -f1 | tr '\n' ' ')"
 }
 
 run intersection "$data/r_spdata.gpkg" \
@@ -26,5 +31,14 @@ run clip_rect "$data/us_atlas_counties_10m.gpkg" \
   "SELECT * FROM ST_ClipByRect(counties, -80, 35, -75, 40)"
 run dissolve "$data/us_atlas_counties_10m.gpkg" \
   "SELECT substr(id, 1, 2) AS state, COUNT(*) AS counties, ST_Union(geom) AS geom FROM counties GROUP BY state"
+echo
+echo "== the same dissolve with GDAL's SQLite dialect, for comparison"
+ogr2ogr -f GPKG "$out/dissolve_sqlite.gpkg" -nln dissolve_sqlite -dialect SQLITE \
+  -sql "SELECT substr(id, 1, 2) AS state, ST_Union(geom) AS geom FROM counties GROUP BY 1" \
+  "$data/us_atlas_counties_10m.gpkg" 2>/dev/null
+ogrinfo -ro -q "$out/dissolve_sqlite.gpkg" -dialect SQLITE -sql \
+  "SELECT COUNT(*) AS features, SUM(geom IS NULL) AS null_geometries,
+          group_concat(CASE WHEN geom IS NULL THEN state END) AS null_states
+   FROM dissolve_sqlite" | grep -E '^  [a-z_]+ \(' | sed 's/^  /   /'
 echo
 echo "Outputs in $out"
