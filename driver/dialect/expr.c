@@ -123,6 +123,27 @@ static int binary_level(const vsg_parser *p, vsg_op_code *op)
 
 /* Name [ . name ] with the first token current; a column, or with '('
  * after an unquoted name, a function call. */
+/* expr (',' expr)* ')' appended to e's arguments, the ')' consumed. what:
+ * the expectation named when neither ',' nor ')' follows. Returns -1 on
+ * failure (error recorded; e keeps what was added, for the caller to free). */
+static int parse_list_tail(vsg_parser *p, vsg_expr *e, const char *what)
+{
+    for (;;) {
+        vsg_expr *arg = vsg_parse_expr(p);
+        if (!arg || vsg_expr_add_arg(p, e, arg) < 0)
+            return -1;
+        if (cur(p)->type != TK_COMMA)
+            break;
+        advance(p);
+    }
+    if (cur(p)->type != TK_RPAREN) {
+        vsg_fail_expected(p, what);
+        return -1;
+    }
+    advance(p);
+    return 0;
+}
+
 static vsg_expr *parse_name(vsg_parser *p)
 {
     const vsg_token *t = cur(p);
@@ -150,21 +171,11 @@ static vsg_expr *parse_name(vsg_parser *p)
             vsg_expr_free(e);
             return NULL;
         } else if (cur(p)->type != TK_RPAREN) {
-            for (;;) {
-                vsg_expr *arg = vsg_parse_expr(p);
-                if (!arg || vsg_expr_add_arg(p, e, arg) < 0) {
-                    vsg_expr_free(e);
-                    return NULL;
-                }
-                if (cur(p)->type != TK_COMMA)
-                    break;
-                advance(p);
+            if (parse_list_tail(p, e, "',' or ')' in the arguments of a function") < 0) {
+                vsg_expr_free(e);
+                return NULL;
             }
-        }
-        if (cur(p)->type != TK_RPAREN) {
-            vsg_fail_expected(p, "',' or ')' in the arguments of a function");
-            vsg_expr_free(e);
-            return NULL;
+            return e;
         }
         advance(p);
         return e;
@@ -349,22 +360,10 @@ static vsg_expr *parse_predicate(vsg_parser *p, vsg_expr *left)
         e = make_node(p, VSG_EX_IN, VSG_OP_NONE, pos, left, NULL);
         if (!e)
             return NULL;
-        for (;;) {
-            arg = vsg_parse_expr(p);
-            if (!arg || vsg_expr_add_arg(p, e, arg) < 0) {
-                vsg_expr_free(e);
-                return NULL;
-            }
-            if (cur(p)->type != TK_COMMA)
-                break;
-            advance(p);
-        }
-        if (cur(p)->type != TK_RPAREN) {
-            vsg_fail_expected(p, "',' or ')' in the IN list");
+        if (parse_list_tail(p, e, "',' or ')' in the IN list") < 0) {
             vsg_expr_free(e);
             return NULL;
         }
-        advance(p);
     } else if (is_kw(p, "BETWEEN")) {
         advance(p);
         e = make_node(p, VSG_EX_BETWEEN, VSG_OP_NONE, pos, left, NULL);
