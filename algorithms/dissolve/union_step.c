@@ -103,7 +103,7 @@ static GEOSGeometry *collect(vsg_worker *w, const GEOSGeometry **p, int n,
  * proportional to the seam between the partials, not to their size.
  * Valid: a carried part is disjoint from the other side, and touched its
  * own side only at points, which the overlay result does not change. */
-static GEOSGeometry *union_two_polygonal(vsg_worker *w, const GEOSGeometry *a, const GEOSGeometry *b)
+GEOSGeometry *vsg_union_two_polygonal(vsg_worker *w, const GEOSGeometry *a, const GEOSGeometry *b)
 {
     const GEOSGeometry **pa = NULL, **pb = NULL;
     unsigned char *ha = NULL, *hb = NULL;
@@ -159,7 +159,7 @@ done:
 static vsg_status union_two(vsg_worker *w, GEOSGeometry **parts, int polygonal,
                             GEOSGeometry **out)
 {
-    *out = polygonal ? union_two_polygonal(w, parts[0], parts[1])
+    *out = polygonal ? vsg_union_two_polygonal(w, parts[0], parts[1])
                      : GEOSUnion_r(w->ctx, parts[0], parts[1]);
     GEOSGeom_destroy_r(w->ctx, parts[0]);
     GEOSGeom_destroy_r(w->ctx, parts[1]);

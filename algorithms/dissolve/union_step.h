@@ -31,6 +31,12 @@
  * it only means "not a coverage". */
 GEOSGeometry *vsg_coverage_union_checked(vsg_worker *w, const GEOSGeometry *coll);
 
+/* The union of two valid polygonal geometries (dissolved partials), the
+ * parts that cannot interact carried over without overlay (see
+ * union_step.c). Neither input is consumed. NULL on a GEOS failure. */
+GEOSGeometry *vsg_union_two_polygonal(vsg_worker *w, const GEOSGeometry *a,
+                                      const GEOSGeometry *b);
+
 /* Takes parts[0, n) (n >= 1; the array stays the caller's). polygonal:
  * the parts are polygons (the call's dimension is 2). try_coverage: they
  * may form a coverage. On success *out is the

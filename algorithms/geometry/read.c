@@ -93,6 +93,7 @@ static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy,
             return VSG_OK;
         }
         w->counts.invalid_repaired++;
+        out->repaired = 1;
         g = fixed;
     }
     out->dim = vsg_geom_dimension(ctx, g);

@@ -36,6 +36,10 @@ typedef struct {
     int dim;             /* 0, 1, 2 for GEOM; -1 otherwise         */
     int64_t npoints;     /* coordinates, a cost estimate           */
     double box[4];       /* envelope of geom (after repair)        */
+    int repaired;        /* geom is MakeValid's output, not the
+                            input: it need not fit its neighbours
+                            exactly (dissolve keeps it out of a
+                            coverage union)                        */
 } vsg_read_result;
 
 /* role ("input", "method") and index name the feature in messages.
