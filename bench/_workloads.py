@@ -34,6 +34,8 @@ def definitions():
         dict(name="counties_dissolve", op="dissolve", file=COUNTIES,
              input="counties", key_sql="substr(id, 1, 2)", key_alias="st",
              oracle=dict(layer="states", where=None)),
+        dict(name="counties_dissolve_all", op="dissolve", file=COUNTIES,
+             input="counties", oracle=dict(layer="states", where=None, as_one=True)),
         dict(name="nybb_dissolve_all", op="dissolve", file=GEOPANDAS,
              input="nybb"),
         dict(name="counties_rectclip", op="rectclip", file=COUNTIES,

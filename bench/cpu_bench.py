@@ -237,6 +237,11 @@ def oracle_row(w):
                 ds = None
                 row["label"] = "oracle: layer '%s'%s" % (
                     o["layer"], " where " + o["where"] if o.get("where") else "")
+                if o.get("as_one"):
+                    # The layer is a coverage of the expected single feature
+                    # (the states of the nation): one feature, its area.
+                    st.features = st.areal = 1
+                    row["label"] += ", as one feature"
             elif w["op"] in ("intersection", "clip", "rectclip"):
                 st, extra = E.run_repaired_oracle(w)
                 row["extra"] = extra
