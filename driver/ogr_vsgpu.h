@@ -333,6 +333,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
 
     bool LoadMethod();
     bool NextBatch();
+    void FlushBuildStage();
     OGRFeature *BuildFeature(size_t i);
 
   protected:

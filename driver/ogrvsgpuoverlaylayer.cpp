@@ -93,15 +93,7 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
 /* Phase 2: one batch of input features through the engine. */
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
-    if (m_build_rows > 0)
-    {
-        if (m_engine)
-            vsg_profile_add(vsg_engine_profile(m_engine), "build_features",
-                            "CPU", m_build_s, m_build_rows, m_build_rows, 0, 0,
-                            0);
-        m_build_s = 0;
-        m_build_rows = 0;
-    }
+    FlushBuildStage();
     m_batch.clear();
     m_batch_fids.clear();
     m_wkb.Clear();
@@ -213,10 +205,16 @@ OGRFeature *OGRVSGPUOverlayLayer::NextResult()
         if (!NextBatch())
             return nullptr;
     }
+    FlushBuildStage();
+    return nullptr;
+}
+
+/* The time spent building the previous batch's features, as one record. */
+void OGRVSGPUOverlayLayer::FlushBuildStage()
+{
     if (m_build_rows > 0 && m_engine)
         vsg_profile_add(vsg_engine_profile(m_engine), "build_features", "CPU",
                         m_build_s, m_build_rows, m_build_rows, 0, 0, 0);
     m_build_s = 0;
     m_build_rows = 0;
-    return nullptr;
 }

@@ -10,12 +10,6 @@
 
 #include <cinttypes>
 
-/* Index (in the batch handed to the engine) of the input feature of the
- * last failure, -1 when unknown. Declared weak so that the driver links
- * with an engine that does not export it yet. */
-extern "C" int64_t vsg_engine_error_input_index(const vsg_engine *e)
-    __attribute__((weak));
-
 namespace vsgpu
 {
 
@@ -152,7 +146,7 @@ void ReportEngineError(const Plan &plan, const vsg_engine *engine,
     if (msg == nullptr || msg[0] == '\0')
         msg = vsg_status_name(st);
     int64_t idx = -1;
-    if (engine && vsg_engine_error_input_index)
+    if (engine)
         idx = vsg_engine_error_input_index(engine);
     const CPLErrorNum num =
         st == VSG_ERR_NOMEM ? CPLE_OutOfMemory : CPLE_AppDefined;

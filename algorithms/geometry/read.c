@@ -112,7 +112,7 @@ static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy,
 
 vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
                              const unsigned char *wkb, size_t size,
-                             const char *role, int64_t index,
+                             const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -144,6 +144,12 @@ vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
     if (info.is_empty) {
         w->counts.empty_geometries++;
         out->outcome = VSG_READ_EMPTY;
+        return VSG_OK;
+    }
+    const double *bb = info.bounds;
+    if (extent && (bb[2] < extent[0] || bb[0] > extent[2] || bb[3] < extent[1] ||
+                   bb[1] > extent[3])) {
+        out->outcome = VSG_READ_OUTSIDE;
         return VSG_OK;
     }
 

@@ -43,13 +43,16 @@ typedef struct {
 } vsg_read_result;
 
 /* role ("input", "method") and index name the feature in messages.
+ * extent (NULL, or xmin, ymin, xmax, ymax): well-formed, non-empty WKB
+ * whose envelope misses it is not parsed at all (VSG_READ_OUTSIDE): it can
+ * take part in nothing, so validating and repairing it would be wasted.
  * Returns VSG_OK with out->outcome saying what happened, or, under
  * VSG_INVALID_ERROR, VSG_ERR_CORRUPT_WKB / VSG_ERR_INVALID_GEOMETRY /
  * VSG_ERR_UNSUPPORTED with "<role> feature #<index>: <reason>" in errbuf;
  * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure. */
 vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
                              const unsigned char *wkb, size_t size,
-                             const char *role, int64_t index,
+                             const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen);
 
 #endif

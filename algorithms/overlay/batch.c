@@ -8,7 +8,6 @@
 
 #include "core/result.h"
 #include "geometry/dimension.h"
-#include "geometry/wkb_scan.h"
 
 vsg_status vsg_batch_init(vsg_batch *b, vsg_engine *e, const vsg_wkb_array *input)
 {
@@ -65,38 +64,16 @@ vsg_status vsg_batch_stage(vsg_batch *b, const char *stage, vsg_task_fn fn, void
     return st;
 }
 
-/* Whether input i is well-formed WKB whose envelope misses the extent.
- * The scan is cheap next to parsing, validating and repairing, which an
- * input that cannot contribute is spared; malformed input is left to
- * vsg_read_geometry, which reports it. */
-static int outside_extent(const vsg_batch *b, size_t i)
-{
-    const unsigned char *wkb = b->input->wkb[i];
-    if (!wkb)
-        return 0;
-    vsg_wkb_info info;
-    vsg_wkb_scan(wkb, b->input->size[i], &info);
-    if (info.verdict != VSG_WKB_OK || info.is_empty)
-        return 0;
-    const double *x = b->extent, *g = info.bounds;
-    return g[2] < x[0] || g[0] > x[2] || g[3] < x[1] || g[1] > x[3];
-}
-
 static void read_task(void *vb, size_t i, int wid)
 {
     vsg_batch *b = vb;
     if (vsg_failure_skip(&b->failure, (int64_t)i))
         return;
     vsg_worker *w = &b->e->workers[wid];
-    if (b->extent && outside_extent(b, i)) {
-        b->in[i].outcome = VSG_READ_OUTSIDE;
-        b->in[i].dim = -1;
-        return;
-    }
     char msg[512];
     vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, b->input->wkb[i],
-                                      b->input->size[i], "input", (int64_t)i, &b->in[i],
-                                      msg, sizeof msg);
+                                      b->input->size[i], b->extent, "input", (int64_t)i,
+                                      &b->in[i], msg, sizeof msg);
     if (st != VSG_OK)
         vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, -1, "%s",
                            st == VSG_ERR_NOMEM ? "out of memory" : msg);
@@ -199,4 +176,16 @@ vsg_status vsg_batch_assemble(vsg_batch *b, vsg_result *out)
     vsg_profile_add(b->e->profile, "assemble", "CPU", vsg_now_s() - t0, (int64_t)total,
                     (int64_t)total, 0, 0, 0);
     return VSG_OK;
+}
+
+vsg_status vsg_batch_finish(vsg_batch *b, vsg_status st, vsg_result *out)
+{
+    vsg_engine *e = b->e;
+    if (st == VSG_OK)
+        st = vsg_batch_encode(b);
+    if (st == VSG_OK)
+        st = vsg_batch_assemble(b, out);
+    vsg_batch_free(b);
+    vsg_engine_collect_counts(e);
+    return st;
 }

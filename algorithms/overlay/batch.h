@@ -62,6 +62,11 @@ vsg_status vsg_batch_encode(vsg_batch *b);
  * input order (then method order). */
 vsg_status vsg_batch_assemble(vsg_batch *b, vsg_result *out);
 
+/* The end every overlay pipeline shares: if st is VSG_OK, the stages
+ * "encode" and "assemble" into out; then the batch is freed and the
+ * engine's counters collected. Returns the resulting status. */
+vsg_status vsg_batch_finish(vsg_batch *b, vsg_status st, vsg_result *out);
+
 /* Runs fn over the batch's inputs and turns a recorded failure into the
  * engine's error; adds a profile record named `stage`. */
 vsg_status vsg_batch_stage(vsg_batch *b, const char *stage, vsg_task_fn fn, void *ctx,

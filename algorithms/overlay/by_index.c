@@ -29,12 +29,5 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
         st = vsg_batch_stage(&b, "refine", refine, &c, vsg_batch_count_outputs);
     }
     vsg_candidates_free(cands, b.n);
-    if (st == VSG_OK)
-        st = vsg_batch_encode(&b);
-    if (st == VSG_OK)
-        st = vsg_batch_assemble(&b, out);
-
-    vsg_batch_free(&b);
-    vsg_engine_collect_counts(e);
-    return st;
+    return vsg_batch_finish(&b, st, out);
 }

@@ -87,12 +87,5 @@ vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
         refine_ctx c = {&b, rect};
         st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
     }
-    if (st == VSG_OK)
-        st = vsg_batch_encode(&b);
-    if (st == VSG_OK)
-        st = vsg_batch_assemble(&b, out);
-
-    vsg_batch_free(&b);
-    vsg_engine_collect_counts(e);
-    return st;
+    return vsg_batch_finish(&b, st, out);
 }

@@ -27,7 +27,7 @@ static void read_task(void *vctx, size_t j, int wid)
     vsg_read_result rr;
     char msg[512];
     vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, c->method->wkb[j],
-                                      c->method->size ? c->method->size[j] : 0, "method",
+                                      c->method->size ? c->method->size[j] : 0, NULL, "method",
                                       (int64_t)j, &rr, msg, sizeof msg);
     if (st != VSG_OK) {
         vsg_failure_record(&c->failure, (int64_t)j, st, -1, (int64_t)j, "%s",
