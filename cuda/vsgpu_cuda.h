@@ -1,11 +1,21 @@
 /*
- * vsgpu_cuda.h - C-callable entry points of cuda/. Plain C header: the rest
- * of the project never includes CUDA headers.
+ * vsgpu_cuda.h - C-callable entry points of cuda/'s runtime. Plain C
+ * header: the rest of the project never includes CUDA headers. The stage
+ * launchers are declared in their own headers (launch_<stage>.h).
+ *
+ * One vsg_gpu per statement: a device, one non-blocking stream, the memory
+ * tiers of docs/architecture.md ("Memory tiers"), CUDA-event stage timers
+ * and pool statistics. Every CUDA call is checked; a failure becomes a
+ * vsg_status and a message naming file, line, call and CUDA error, kept in
+ * vsg_gpu_last_error. Nothing here calls cudaDeviceSynchronize.
  */
 #ifndef VSGPU_CUDA_H
 #define VSGPU_CUDA_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "vsgpu_engine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +26,58 @@ extern "C" {
  * returns 0 and writes why there is none ("CUDA driver is insufficient or
  * missing", "no CUDA device", ...). Never aborts; safe without a driver. */
 int vsg_cuda_probe(char *msg, size_t msg_len);
+
+typedef struct vsg_gpu vsg_gpu;
+
+typedef struct {
+    int device;           /* ordinal, default 0                            */
+    int64_t pool_limit;   /* bytes the pool may hold, 0: no cap (tier A)   */
+    int oom_safety;       /* tier B: on failure trim, sync, retry (bounded) */
+    int managed;          /* tier C: cudaMallocManaged + prefetch           */
+    int nvtx;             /* NVTX ranges around stages                      */
+} vsg_gpu_open_args;
+
+typedef struct {
+    int64_t bytes_in_use, peak_bytes, allocations, retries, failed;
+    int64_t bytes_h2d, bytes_d2h;
+} vsg_gpu_stats;
+
+/* VSG_ERR_NO_GPU (reason in msg) when the device cannot be used. */
+vsg_status vsg_gpu_open(const vsg_gpu_open_args *args, vsg_gpu **out, char *msg,
+                        size_t msg_len);
+void vsg_gpu_close(vsg_gpu *g);          /* waits for the stream, frees all */
+const char *vsg_gpu_last_error(const vsg_gpu *g);
+const char *vsg_gpu_device_name(const vsg_gpu *g);
+void vsg_gpu_get_stats(const vsg_gpu *g, vsg_gpu_stats *s);
+
+/* Stream-ordered device memory from the current tier. A request that would
+ * pass pool_limit fails like an out-of-memory (VSG_ERR_GPU_OOM) after tier
+ * B's retries. */
+vsg_status vsg_gpu_alloc(vsg_gpu *g, size_t bytes, void **out);
+void vsg_gpu_free(vsg_gpu *g, void *p);
+vsg_status vsg_gpu_memset(vsg_gpu *g, void *p, int value, size_t bytes);
+/* Asynchronous copies on the stream (pageable host memory is staged by
+ * CUDA; large transfers go through a pinned staging buffer). */
+vsg_status vsg_gpu_h2d(vsg_gpu *g, void *dst, const void *src, size_t bytes);
+vsg_status vsg_gpu_d2h(vsg_gpu *g, void *dst, const void *src, size_t bytes);
+vsg_status vsg_gpu_d2d(vsg_gpu *g, void *dst, const void *src, size_t bytes);
+vsg_status vsg_gpu_sync(vsg_gpu *g);     /* cudaStreamSynchronize         */
+
+/* CUB on the stream, scratch from the pool. */
+vsg_status vsg_gpu_scan_i64(vsg_gpu *g, const int64_t *in, int64_t *out, int64_t n);
+vsg_status vsg_gpu_sort_u64_i64(vsg_gpu *g, uint64_t *keys, int64_t *vals, int64_t n,
+                                int key_bits);
+
+/* Stage timers: events recorded on the stream (no sync); NVTX push/pop
+ * when nvtx was asked. Up to 256 stages between flushes. */
+void vsg_gpu_stage_begin(vsg_gpu *g, const char *stage);
+void vsg_gpu_stage_end(vsg_gpu *g, int64_t rows_in, int64_t rows_out);
+/* After vsg_gpu_sync: number of stages timed since the last reset, and
+ * stage i's name, elapsed seconds and rows. */
+int vsg_gpu_stage_count(const vsg_gpu *g);
+int vsg_gpu_stage_get(vsg_gpu *g, int i, const char **stage, double *elapsed_s,
+                      int64_t *rows_in, int64_t *rows_out);
+void vsg_gpu_stage_reset(vsg_gpu *g);
 
 #ifdef __cplusplus
 }

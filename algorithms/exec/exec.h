@@ -1,0 +1,98 @@
+/*
+ * exec.h - the execution backend that every columnar stage runs on: the
+ * host (plain memory and loops; what CI tests) or a CUDA device (device
+ * memory from the tiered pool, one stream). Orchestrators are written once
+ * against this interface; only the launchers in cuda/ are GPU-only glue.
+ *
+ * Ordering: every call is ordered on the backend's one stream. Nothing here
+ * synchronises except vsg_exec_sync and vsg_exec_read_i64 (the allocation
+ * fence: one scalar read to size the next allocation), so consecutive
+ * stages never wait for each other.
+ *
+ * Errors: vsg_status; the message (file:line of the failing CUDA call for
+ * the GPU) from vsg_exec_last_error. After VSG_ERR_GPU_KERNEL the device
+ * context may be unusable: callers stop using the backend.
+ */
+#ifndef VSG_EXEC_H
+#define VSG_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vsgpu_engine.h"
+
+typedef struct vsg_exec vsg_exec;
+
+typedef enum { VSG_EXEC_HOST = 0, VSG_EXEC_GPU = 1 } vsg_exec_kind;
+
+/* The GPU backend's settings (config options of the same names). */
+typedef struct {
+    int device;           /* VSGPU_GPU_DEVICE, default 0                    */
+    int64_t pool_limit;   /* VSGPU_GPU_POOL_LIMIT in bytes, 0: no cap        */
+    int oom_safety;       /* VSGPU_GPU_OOM_SAFETY: tier B (trim, sync, retry) */
+    int managed;          /* VSGPU_GPU_MANAGED_MEMORY: tier C                 */
+    int nvtx;             /* VSGPU_NVTX: NVTX ranges around stages            */
+} vsg_gpu_config;
+
+void vsg_gpu_config_init(vsg_gpu_config *c);   /* the defaults above */
+
+typedef struct {
+    int64_t bytes_in_use;
+    int64_t peak_bytes;
+    int64_t allocations;
+    int64_t retries;          /* tier B retries after a failed allocation */
+    int64_t failed;           /* allocations that failed for good          */
+    int64_t bytes_h2d;
+    int64_t bytes_d2h;
+} vsg_exec_stats;
+
+vsg_status vsg_exec_create_host(vsg_exec **out);
+/* Opens the device (CUDA initialised here, never earlier). Without a
+ * usable driver or device: VSG_ERR_NO_GPU and the reason in why. Without
+ * CUDA in the build: VSG_ERR_NO_GPU. */
+vsg_status vsg_exec_create_gpu(const vsg_gpu_config *cfg, vsg_exec **out, char *why,
+                               size_t why_len);
+void vsg_exec_destroy(vsg_exec *x);
+
+vsg_exec_kind vsg_exec_kind_of(const vsg_exec *x);
+/* The device context behind a GPU backend (NULL for the host): what the
+ * stage files hand to their launchers in cuda/. */
+struct vsg_gpu *vsg_exec_gpu(vsg_exec *x);
+/* "CPU" for the host backend, "GPU" for the device (the profile's device
+ * column); vsg_exec_device_label gives the GPU's name. */
+const char *vsg_exec_device(const vsg_exec *x);
+const char *vsg_exec_device_label(const vsg_exec *x);
+const char *vsg_exec_last_error(const vsg_exec *x);
+void vsg_exec_get_stats(const vsg_exec *x, vsg_exec_stats *s);
+
+/* ---- memory (backend memory: device memory for the GPU) --------------- */
+vsg_status vsg_exec_alloc(vsg_exec *x, size_t bytes, void **out);   /* 0 bytes: *out NULL, OK */
+void vsg_exec_free(vsg_exec *x, void *p);                           /* NULL: no-op */
+vsg_status vsg_exec_memset(vsg_exec *x, void *p, int value, size_t bytes);
+vsg_status vsg_exec_upload(vsg_exec *x, void *dst, const void *src, size_t bytes);
+vsg_status vsg_exec_download(vsg_exec *x, void *dst, const void *src, size_t bytes);
+vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes); /* backend to backend */
+vsg_status vsg_exec_sync(vsg_exec *x);
+/* One scalar from backend memory, waiting for the stream (a fence). */
+vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out);
+
+/* ---- primitives --------------------------------------------------------- */
+/* out[0] = 0, out[i+1] = out[i] + in[i], for i < n (out has n + 1 slots;
+ * in and out may not alias). */
+vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
+/* Stable sort of (keys, vals) by key, in place; key_bits: the low bits that
+ * matter (<= 64). */
+vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
+                                 int key_bits);
+
+/* ---- profiling rail ---------------------------------------------------- */
+/* Stages are timed on the backend's clock (CUDA events on the GPU; no
+ * synchronisation is added) and pushed as NVTX ranges when asked. */
+void vsg_exec_stage_begin(vsg_exec *x, const char *stage);
+void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
+/* After a sync: adds one profile record per stage timed since the last
+ * flush (device vsg_exec_device(x), bytes moved, pool peak) and forgets
+ * them. */
+void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * stages.h - the columnar stages, each runnable on either backend of
+ * exec/exec.h. A stage's per-element logic lives in elements/ and is the
+ * same code on both: the host backend loops over it, the GPU backend
+ * launches it from cuda/launch_<stage>.cu. All array arguments are backend
+ * memory (device memory on the GPU); outputs are sized by count-then-fill
+ * with one scalar read per allocation. Every stage is timed with
+ * vsg_exec_stage_begin/end under its name.
+ */
+#ifndef VSG_STAGES_H
+#define VSG_STAGES_H
+
+#include <stdint.h>
+
+#include "vsgpu_engine.h"
+#include "columnar/columnar.h"
+#include "exec/exec.h"
+
+/* ---- bounds -------------------------------------------------------------
+ * boxes[4g .. 4g+3] = xmin, ymin, xmax, ymax of geometry g. Rows with no
+ * coordinates (null, empty, unsupported, corrupt) and rows flagged
+ * VSG_GF_NONFINITE get the inverted box (+inf, +inf, -inf, -inf), which
+ * meets nothing. */
+vsg_status vsg_stage_bounds(vsg_exec *x, const vsg_col_view *v, double *boxes);
+
+/* ---- candidates ----------------------------------------------------------
+ * Every pair (i, j) whose closed boxes meet (boxes_a row i, boxes_b row j),
+ * sorted by i then j, each once. The arrays are allocated on x and owned by
+ * the caller (vsg_exec_free). */
+typedef struct {
+    int64_t n;
+    int64_t *a;     /* row in boxes_a */
+    int64_t *b;     /* row in boxes_b */
+} vsg_pairs;
+
+vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
+                                const double *boxes_b, int64_t nb, vsg_pairs *out);
+
+/* ---- classify --------------------------------------------------------------
+ * For each candidate pair of polygonal geometries, what the refine can skip.
+ * Conservative: a class other than REFINE is only given when it is certain
+ * under a filtered (error-bounded) orientation predicate; any doubt, any
+ * contact of boundaries, and any non-polygonal row give REFINE. */
+enum {
+    VSG_PAIR_REFINE = 0,     /* the CPU engine decides                         */
+    VSG_PAIR_DISJOINT = 1,   /* interiors and boundaries do not meet           */
+    VSG_PAIR_A_IN_B = 2,     /* a lies in the interior of b: a ∩ b = a         */
+    VSG_PAIR_B_IN_A = 3      /* b lies in the interior of a: a ∩ b = b         */
+};
+
+vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
+                              const vsg_pairs *pairs, uint8_t *cls);
+
+/* ---- rect_clip -------------------------------------------------------------
+ * GEOSClipByRect semantics (docs/robustness.md lists every difference) for
+ * each geometry of `in`; rect = xmin, ymin, xmax, ymax (finite, min <= max).
+ * out (allocated on x) has in->n_geoms geometries, out geometry g being the
+ * clip of input g: flag VSG_GF_EMPTY when the clip is empty, otherwise
+ * Polygon/MultiPolygon for polygonal input, LineString/MultiLineString for
+ * lines, Point/MultiPoint for points; valid polygonal output (no zero-width
+ * bridges along the rectangle, no collapsed rings).
+ * row_cpu[g] (x memory, n_geoms bytes) is set to 1 where the row must be
+ * done by the CPU engine instead (unsupported, corrupt, non-finite, Z, or a
+ * case the kernel cannot decide exactly), else 0. */
+vsg_status vsg_stage_rect_clip(vsg_exec *x, const vsg_col_view *in, const double *boxes,
+                               const double rect[4], vsg_columnar *out, uint8_t *row_cpu);
+
+#endif
