@@ -10,6 +10,7 @@
 #include "core/engine_internal.h"
 #include "core/options.h"
 #include "core/profile.h"
+#include "gpu/gpu_state.h"
 
 vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out)
 {
@@ -54,6 +55,7 @@ void vsg_engine_destroy(vsg_engine *e)
 {
     if (!e)
         return;
+    vsg_gpu_state_destroy(e);
     vsg_pool_destroy(e->pool);
     if (e->workers)
         for (int i = 0; i < e->n_threads; i++)

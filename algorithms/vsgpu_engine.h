@@ -58,6 +58,27 @@ typedef enum {
     VSG_INVALID_ERROR        /* fail the statement (VSG_ERR_INVALID_GEOMETRY)*/
 } vsg_invalid_policy;
 
+/* The GPU pipeline (columnar stages of algorithms/stages/). */
+typedef enum {
+    VSG_GPU_BACKEND_CUDA = 0,     /* the CUDA device (the product)          */
+    VSG_GPU_BACKEND_HOST          /* the same pipeline on the host backend:
+                                     how CI, which has no GPU, runs it     */
+} vsg_gpu_backend;
+
+typedef struct {
+    int enabled;                  /* run the stages that have a GPU kernel
+                                     on the GPU pipeline                    */
+    int strict;                   /* VSGPU_EXECUTION_MODE=GPU: a GPU failure
+                                     fails the call; otherwise the rows are
+                                     re-run on the CPU engine and counted   */
+    vsg_gpu_backend backend;
+    int device;                   /* VSGPU_GPU_DEVICE                        */
+    int64_t pool_limit;           /* VSGPU_GPU_POOL_LIMIT, bytes; 0: none    */
+    int oom_safety;               /* VSGPU_GPU_OOM_SAFETY (tier B)           */
+    int managed;                  /* VSGPU_GPU_MANAGED_MEMORY (tier C)       */
+    int nvtx;                     /* VSGPU_NVTX                              */
+} vsg_gpu_options;
+
 typedef struct {
     int num_threads;              /* >= 1; 0 means all cores                */
     vsg_invalid_policy invalid;
@@ -67,6 +88,7 @@ typedef struct {
                                      only the parts of the result whose
                                      dimension is min(dim input, dim method)
                                      and drops results with none (counted)  */
+    vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 
 void vsg_engine_options_init(vsg_engine_options *opts); /* the defaults   */
@@ -117,6 +139,10 @@ typedef struct {
     int64_t output_rows;
     int64_t coverage_union_groups;
     int64_t unary_union_groups;
+    int64_t gpu_rows;            /* input rows whose GPU stages ran          */
+    int64_t gpu_rows_rerun_on_cpu; /* rows the GPU pipeline handed to the CPU
+                                    engine (unsupported type, Z, undecided,
+                                    or a GPU failure in AUTO mode)           */
 } vsg_counts;
 
 /* ---- profiling rail (VSGPU_PROFILE) ------------------------------------ */
@@ -150,6 +176,12 @@ const char *vsg_engine_last_error(const vsg_engine *e);
 const vsg_counts *vsg_engine_counts(const vsg_engine *e);
 vsg_profile *vsg_engine_profile(vsg_engine *e);
 int vsg_engine_num_threads(const vsg_engine *e);
+/* Why rows left the GPU pipeline for the CPU engine during this engine's
+ * life ("" when none did): the first reason, for the one warning the
+ * driver emits. */
+const char *vsg_engine_gpu_note(const vsg_engine *e);
+/* The device the GPU pipeline ran on ("" when it did not run). */
+const char *vsg_engine_gpu_device(const vsg_engine *e);
 /* Batch-relative index of the input (dissolve: of the geometry) that made
  * the last call fail, -1 when the failure names none. */
 int64_t vsg_engine_error_input_index(const vsg_engine *e);

@@ -25,7 +25,10 @@ enum class Kind
     Invalid,
     Mode,
     Threads,
-    PositiveInt
+    PositiveInt,
+    Device,
+    Bytes,
+    Backend
 };
 
 struct Decl
@@ -59,6 +62,18 @@ const Decl kOptions[] = {
      "Input features per batch"},
     {"SQL_FALLBACK", "VSGPU_SQL_FALLBACK", Kind::Bool, "YES", false,
      "Run non-VSGPU statements with the SQLite dialect"},
+    {"GPU_DEVICE", "VSGPU_GPU_DEVICE", Kind::Device, "0", false,
+     "CUDA device ordinal"},
+    {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,
+     "Cap of the GPU memory pool in bytes (suffix K, M or G; 0: no cap)"},
+    {"GPU_OOM_SAFETY", "VSGPU_GPU_OOM_SAFETY", Kind::Bool, "NO", false,
+     "On GPU out of memory trim the pool, synchronise and retry"},
+    {"GPU_MANAGED_MEMORY", "VSGPU_GPU_MANAGED_MEMORY", Kind::Bool, "NO", false,
+     "Managed memory for data beyond GPU memory (slower)"},
+    {"NVTX", "VSGPU_NVTX", Kind::Bool, "NO", false,
+     "NVTX ranges around GPU stages"},
+    {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
+     "Where the GPU pipeline runs: CUDA, or HOST to run it on the CPU for tests"},
 };
 
 const Decl *FindDecl(const char *name)
@@ -144,6 +159,30 @@ bool ParsePositive(const char *v, int *out)
     return true;
 }
 
+/* 0, 512, 64K, 1.5G (binary multiples). */
+bool ParseBytes(const char *v, GIntBig *out)
+{
+    errno = 0;
+    char *end = nullptr;
+    const double n = CPLStrtod(v, &end);
+    if (errno != 0 || end == v || !(n >= 0))
+        return false;
+    double mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1024.0, ++end;
+    else if (*end == 'M' || *end == 'm')
+        mult = 1024.0 * 1024, ++end;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1024.0 * 1024 * 1024, ++end;
+    if (*end == 'B' || *end == 'b')
+        ++end;
+    const double bytes = n * mult;
+    if (*end != '\0' || bytes > 9.0e18)
+        return false;
+    *out = static_cast<GIntBig>(bytes);
+    return true;
+}
+
 bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
 {
     switch (d.kind)
@@ -159,6 +198,12 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->promote_to_multi = b;
             else if (EQUAL(d.name, "KEEP_LOWER_DIMENSION_GEOMETRIES"))
                 o->keep_lower_dim = b;
+            else if (EQUAL(d.name, "GPU_OOM_SAFETY"))
+                o->gpu_oom_safety = b;
+            else if (EQUAL(d.name, "GPU_MANAGED_MEMORY"))
+                o->gpu_managed = b;
+            else if (EQUAL(d.name, "NVTX"))
+                o->nvtx = b;
             return true;
         }
         case Kind::String:
@@ -197,6 +242,25 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             if (!ParsePositive(v, &o->batch_size))
                 return Invalid(d, origin, v, "a positive integer");
             return true;
+        case Kind::Device:
+            if (EQUAL(v, "0"))
+                o->gpu_device = 0;
+            else if (!ParsePositive(v, &o->gpu_device))
+                return Invalid(d, origin, v, "a device ordinal (0, 1, ...)");
+            return true;
+        case Kind::Bytes:
+            if (!ParseBytes(v, &o->gpu_pool_limit))
+                return Invalid(d, origin, v,
+                               "a number of bytes, optionally with K, M or G");
+            return true;
+        case Kind::Backend:
+            if (EQUAL(v, "CUDA"))
+                o->gpu_backend_host = false;
+            else if (EQUAL(v, "HOST"))
+                o->gpu_backend_host = true;
+            else
+                return Invalid(d, origin, v, "CUDA or HOST");
+            return true;
     }
     return true;
 }
@@ -229,7 +293,12 @@ const char *OpenOptionListXML()
                              "<Value>GPU</Value>";
                     break;
                 case Kind::PositiveInt:
+                case Kind::Device:
                     type = "int";
+                    break;
+                case Kind::Backend:
+                    type = "string-select";
+                    values = "<Value>CUDA</Value><Value>HOST</Value>";
                     break;
                 default:
                     break;

@@ -54,7 +54,9 @@ std::vector<Counter> Counters(const ReportState &st)
         {"CONTAINED_SHORTCUTS", c.contained_shortcuts, nullptr},
         {"COVERAGE_UNION_GROUPS", c.coverage_union_groups, nullptr},
         {"UNARY_UNION_GROUPS", c.unary_union_groups, nullptr},
-        {"GPU_ROWS_RERUN_ON_CPU", 0, nullptr},
+        {"GPU_ROWS", c.gpu_rows, nullptr},
+        /* named in the warning with its reason (WarnSummary) */
+        {"GPU_ROWS_RERUN_ON_CPU", c.gpu_rows_rerun_on_cpu, nullptr},
     };
 }
 
@@ -94,6 +96,10 @@ CPLStringList BuildMetadata(const ReportState &st)
         md.SetNameValue(c.key,
                         CPLSPrintf(CPL_FRMT_GIB, static_cast<GIntBig>(c.value)));
     md.SetNameValue("ELAPSED_S", CPLSPrintf("%.6f", st.elapsed_s));
+    if (st.engine && vsg_engine_gpu_device(st.engine)[0])
+        md.SetNameValue("GPU_DEVICE", vsg_engine_gpu_device(st.engine));
+    if (st.engine && vsg_engine_gpu_note(st.engine)[0])
+        md.SetNameValue("GPU_NOTE", vsg_engine_gpu_note(st.engine));
 
     std::map<std::string, double> stages;
     if (st.engine)
@@ -129,6 +135,16 @@ void WarnSummary(const ReportState &st)
             text += ", ";
         text += CPLSPrintf(CPL_FRMT_GIB " %s", static_cast<GIntBig>(c.value),
                            c.what);
+    }
+    /* Rows that left the GPU pipeline: counted, with the reason. */
+    const vsg_counts *gc = st.engine ? vsg_engine_counts(st.engine) : nullptr;
+    if (gc && gc->gpu_rows_rerun_on_cpu > 0)
+    {
+        if (!text.empty())
+            text += ", ";
+        text += CPLSPrintf(CPL_FRMT_GIB " rows re-run on the CPU engine (%s)",
+                           static_cast<GIntBig>(gc->gpu_rows_rerun_on_cpu),
+                           vsg_engine_gpu_note(st.engine));
     }
     if (text.empty())
         return;

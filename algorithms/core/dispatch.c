@@ -60,19 +60,45 @@ static void probe_cuda(void)
 #endif
 }
 
-/* Which operations have a GPU kernel in this build, and from what input
- * size the GPU beats the CPU. None yet: every entry lands with its kernel
- * and with the crossover measured on the GPU host. */
-static int gpu_kernel_available(const char *operation)
+/* Which operations have a GPU pipeline, and from what input size (rows)
+ * AUTO prefers it to the CPU engine. ST_ClipByRect runs entirely on the
+ * GPU; ST_Intersection (and the PostGIS join) and ST_Clip run bounds,
+ * candidate search and containment classes on the GPU and refine the rest
+ * on the CPU engine. ST_Union has no GPU pipeline yet.
+ * The crossover sizes: see docs/gpu-validation.md ("Crossover") for the
+ * run on the GPU host that measured them. */
+#ifndef VSG_CROSSOVER_CLIP_RECT_ROWS
+#define VSG_CROSSOVER_CLIP_RECT_ROWS 2000
+#endif
+#ifndef VSG_CROSSOVER_OVERLAY_ROWS
+#define VSG_CROSSOVER_OVERLAY_ROWS 2000
+#endif
+
+int64_t vsg_dispatch_crossover(const char *operation)
 {
+#ifdef VSGPU_HAVE_CUDA
+    if (!operation)
+        return -1;
+    if (strcmp(operation, "ST_ClipByRect") == 0)
+        return VSG_CROSSOVER_CLIP_RECT_ROWS;
+    if (strcmp(operation, "ST_Intersection") == 0 || strcmp(operation, "ST_Clip") == 0)
+        return VSG_CROSSOVER_OVERLAY_ROWS;
+#else
     (void)operation;
-    return 0;
+#endif
+    return -1;
 }
 
-void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation,
-                         int64_t input_rows, vsg_dispatch_decision *out)
+/* The pipeline exists whatever the build when it runs on the host backend. */
+static int has_pipeline(const char *operation)
 {
-    (void)input_rows;
+    return strcmp(operation, "ST_ClipByRect") == 0 ||
+           strcmp(operation, "ST_Intersection") == 0 || strcmp(operation, "ST_Clip") == 0;
+}
+
+void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
+                         int host_backend, vsg_dispatch_decision *out)
+{
     memset(out, 0, sizeof *out);
     out->requested = mode;
     out->selected = VSG_RUNTIME_CPU;
@@ -84,16 +110,35 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation,
         return;
     }
 
-    pthread_once(&probe_once, probe_cuda);
-    if (probe_devices <= 0) {
-        snprintf(out->reason, sizeof out->reason, "%s", probe_message);
-    } else if (!gpu_kernel_available(operation)) {
-        snprintf(out->reason, sizeof out->reason,
-                 "no GPU kernel for %s in this build (device: %s)", operation,
-                 probe_message);
+    if (host_backend) {
+        /* A test of the GPU pipeline's logic: only when asked for. */
+        if (mode == VSG_MODE_GPU && has_pipeline(operation)) {
+            out->selected = VSG_RUNTIME_GPU;
+            return;
+        }
+        snprintf(out->reason, sizeof out->reason, "%s",
+                 mode == VSG_MODE_GPU
+                     ? "no GPU pipeline for this operation"
+                     : "VSGPU_GPU_BACKEND=HOST runs the GPU pipeline only in GPU mode");
     } else {
-        out->selected = VSG_RUNTIME_GPU;
-        return;
+        pthread_once(&probe_once, probe_cuda);
+        int64_t crossover = vsg_dispatch_crossover(operation);
+        if (probe_devices <= 0) {
+            snprintf(out->reason, sizeof out->reason, "%s", probe_message);
+        } else if (crossover < 0) {
+            snprintf(out->reason, sizeof out->reason,
+                     "no GPU kernel for %s in this build (device: %s)", operation,
+                     probe_message);
+        } else if (mode == VSG_MODE_AUTO && input_rows >= 0 && input_rows < crossover) {
+            snprintf(out->reason, sizeof out->reason,
+                     "%lld input rows, below the GPU crossover of %lld rows for %s",
+                     (long long)input_rows, (long long)crossover, operation);
+            out->is_fallback = 0;   /* a size decision, not a fallback: no warning */
+            return;
+        } else {
+            out->selected = VSG_RUNTIME_GPU;
+            return;
+        }
     }
 
     if (mode == VSG_MODE_GPU)

@@ -34,9 +34,17 @@ const char *vsg_exec_mode_name(vsg_exec_mode m);
 const char *vsg_runtime_name(vsg_runtime r);
 
 /* operation: the user-facing name ("ST_Intersection", "ST_Union", ...).
+ * input_rows: the input layer's feature count, -1 when it is not cheaply
+ * known (then AUTO does not hold the size against the GPU).
+ * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
+ * backend (tests): no device is needed and AUTO keeps to the CPU engine.
  * Probes CUDA lazily (first call only) when the mode allows the GPU. */
-void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation,
-                         int64_t input_rows, vsg_dispatch_decision *out);
+void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
+                         int host_backend, vsg_dispatch_decision *out);
+
+/* The input size from which AUTO takes the GPU for operation (rows), or -1
+ * when this build has no GPU pipeline for it. */
+int64_t vsg_dispatch_crossover(const char *operation);
 
 #ifdef __cplusplus
 }

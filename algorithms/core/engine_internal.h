@@ -18,6 +18,8 @@ struct vsg_engine {
     vsg_worker *workers;        /* n_threads, indexed by pool worker id */
     vsg_counts counts;
     vsg_profile *profile;
+    struct vsg_gpu_state *gpu;  /* the GPU pipeline's state (gpu/gpu_state.h);
+                                   NULL until first used                 */
     char last_error[1024];
     int64_t error_input_index;
     int64_t error_method_index;

@@ -21,13 +21,18 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
         return st;
 
     vsg_id_list *cands = NULL;
+    vsg_pair_hints hints = {NULL, NULL};
+    int on_gpu = 0;
     st = vsg_batch_read(&b);
     if (st == VSG_OK)
+        st = vsg_gpu_candidates(&b, idx, &cands, &hints, &on_gpu);
+    if (st == VSG_OK && !on_gpu)
         st = vsg_candidates_find(&b, idx, &cands);
     if (st == VSG_OK) {
-        vsg_refine_ctx c = {&b, idx, cands};
+        vsg_refine_ctx c = {&b, idx, cands, on_gpu ? &hints : NULL};
         st = vsg_batch_stage(&b, "refine", refine, &c, vsg_batch_count_outputs);
     }
     vsg_candidates_free(cands, b.n);
+    vsg_pair_hints_free(&hints);
     return vsg_batch_finish(&b, st, out);
 }

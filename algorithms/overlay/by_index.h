@@ -9,12 +9,20 @@
 #include "overlay/batch.h"
 #include "overlay/candidates.h"
 #include "overlay/method_index.h"
+#include "gpu/filter_gpu.h"
 
 typedef struct {
     vsg_batch *b;
     const vsg_method_index *idx;
     const vsg_id_list *cands;    /* b->n lists, ascending method ids */
+    const vsg_pair_hints *hints; /* GPU classes of the pairs, or NULL   */
 } vsg_refine_ctx;
+
+/* The GPU class of pair (i, k-th candidate), -1 when there is none. */
+static inline int vsg_refine_hint(const vsg_refine_ctx *c, size_t i, size_t k)
+{
+    return c->hints ? (int)c->hints->flat[c->hints->off[i] + (int64_t)k] : -1;
+}
 
 /* Runs the pipeline over one batch with the operation's refine task (called
  * once per input i with a vsg_refine_ctx). out holds the batch's results

@@ -56,9 +56,10 @@ static GEOSGeometry *clip_by_hits(vsg_worker *w, const GEOSGeometry *g,
  * *pair_dim: the dimension rule's argument. *fail_j: the method index to
  * name on failure (-1 for the union). */
 static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_method_index *idx,
-                           const vsg_id_list *cand, GEOSGeometry **r, int *pair_dim,
+                           const vsg_refine_ctx *c, size_t i, GEOSGeometry **r, int *pair_dim,
                            int64_t *fail_j)
 {
+    const vsg_id_list *cand = &c->cands[i];
     *r = NULL;
     *fail_j = -1;
     int64_t *hits = malloc((cand->n ? cand->n : 1) * sizeof *hits);
@@ -69,7 +70,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     vsg_status st = VSG_OK;
     for (size_t k = 0; k < cand->n; k++) {
         size_t j = (size_t)cand->ids[k];
-        vsg_relation rel = vsg_relate(w, wid, s, idx, j, 0, 1);
+        vsg_relation rel = vsg_relate_hinted(w, wid, s, idx, j, vsg_refine_hint(c, i, k), 0, 1);
         if (rel == VSG_REL_ERROR) {
             *fail_j = (int64_t)j;
             st = VSG_ERR_GEOS;
@@ -117,7 +118,7 @@ static void refine_task(void *vc, size_t i, int wid)
     int64_t fail_j = -1;
 
     vsg_worker_clear_message(w);
-    vsg_status st = clip_one(w, wid, &s, c->idx, &c->cands[i], &r, &pair_dim, &fail_j);
+    vsg_status st = clip_one(w, wid, &s, c->idx, c, i, &r, &pair_dim, &fail_j);
     vsg_subject_release(w, &s);
     if (st == VSG_OK && r)
         st = vsg_apply_type_rule(w, &b->e->opts, r, pair_dim, &r);

@@ -11,6 +11,8 @@
 #include <math.h>
 
 #include "overlay/batch.h"
+#include "overlay/clip_rect.h"
+#include "gpu/clip_rect_gpu.h"
 #include "geometry/dimension.h"
 #include "geometry/envelope.h"
 
@@ -61,6 +63,24 @@ static void refine_task(void *vc, size_t i, int wid)
                            st == VSG_ERR_NOMEM ? "out of memory" : vsg_worker_take_message(w));
 }
 
+vsg_status vsg_clip_rect_cpu(vsg_engine *e, const double rect[4], const vsg_wkb_array *input,
+                             vsg_result *out)
+{
+    vsg_result_clear(out);
+    vsg_batch b;
+    vsg_status st = vsg_batch_init(&b, e, input);
+    if (st != VSG_OK)
+        return st;
+
+    b.extent = rect;   /* inputs outside the rectangle are not even read */
+    st = vsg_batch_read(&b);
+    if (st == VSG_OK) {
+        refine_ctx c = {&b, rect};
+        st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
+    }
+    return vsg_batch_finish(&b, st, out);
+}
+
 vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
                                const vsg_wkb_array *input, vsg_result *out)
 {
@@ -76,16 +96,9 @@ vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
     if (rect[0] > rect[2] || rect[1] > rect[3])
         return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
                                "clip rectangle has xmin > xmax or ymin > ymax");
-    vsg_batch b;
-    vsg_status st = vsg_batch_init(&b, e, input);
-    if (st != VSG_OK)
+    int on_gpu = 0;
+    vsg_status st = vsg_gpu_clip_rect(e, rect, input, out, &on_gpu);
+    if (st != VSG_OK || on_gpu)
         return st;
-
-    b.extent = rect;   /* inputs outside the rectangle are not even read */
-    st = vsg_batch_read(&b);
-    if (st == VSG_OK) {
-        refine_ctx c = {&b, rect};
-        st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
-    }
-    return vsg_batch_finish(&b, st, out);
+    return vsg_clip_rect_cpu(e, rect, input, out);
 }

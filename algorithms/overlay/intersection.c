@@ -19,10 +19,10 @@
 
 /* The overlay of one pair, or NULL with the worker's GEOS message set. */
 static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
-                                 const vsg_method_index *idx, size_t j, int *skip)
+                                 const vsg_method_index *idx, size_t j, int hint, int *skip)
 {
     *skip = 0;
-    switch (vsg_relate(w, wid, s, idx, j, 1, 0)) {
+    switch (vsg_relate_hinted(w, wid, s, idx, j, hint, 1, 0)) {
     case VSG_REL_DISJOINT:
         *skip = 1;
         return NULL;
@@ -54,7 +54,7 @@ static void refine_task(void *vc, size_t i, int wid)
         size_t j = (size_t)c->cands[i].ids[k];
         int skip;
         vsg_worker_clear_message(w);
-        GEOSGeometry *r = pair_result(w, wid, &s, c->idx, j, &skip);
+        GEOSGeometry *r = pair_result(w, wid, &s, c->idx, j, vsg_refine_hint(c, i, k), &skip);
         if (skip)
             continue;
         vsg_status st = VSG_OK;

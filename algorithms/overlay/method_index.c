@@ -42,6 +42,7 @@ static void read_task(void *vctx, size_t j, int wid)
     memcpy(c->idx->boxes + 4 * j, rr.box, sizeof rr.box);
     c->idx->dims[j] = rr.dim;
     c->idx->npoints[j] = rr.npoints;
+    c->idx->repaired[j] = (unsigned char)(rr.repaired != 0);
 }
 
 static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
@@ -51,9 +52,39 @@ static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
     idx->boxes = calloc(4 * m, sizeof *idx->boxes);
     idx->dims = calloc(m, sizeof *idx->dims);
     idx->npoints = calloc(m, sizeof *idx->npoints);
+    idx->repaired = calloc(m, 1);
     idx->prepared = calloc((size_t)n_workers, sizeof *idx->prepared);
-    if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->prepared)
+    if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->repaired || !idx->prepared)
         return VSG_ERR_NOMEM;
+    return VSG_OK;
+}
+
+/* The method layer as columnar geometry for the GPU pipeline, decoded
+ * while the caller's WKB is still at hand (the index keeps no pointer to
+ * it). Rows the GPU cannot take are counted: the pipeline then leaves the
+ * whole statement to the CPU engine's candidate search. */
+static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
+                                   vsg_method_index *idx)
+{
+    static uint64_t next_serial;   /* shared by every engine: atomic */
+    double t0 = vsg_now_s();
+    idx->col = calloc(1, sizeof *idx->col);
+    if (!idx->col)
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    vsg_columnar_init(idx->col);
+    vsg_columnar_report rep;
+    vsg_status st = vsg_columnar_from_wkb(method, idx->col, &rep);
+    if (st != VSG_OK)
+        return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the method layer");
+    int64_t unsupported = 0;
+    for (size_t j = 0; j < idx->n; j++)
+        if (idx->geoms[j] && (idx->col->flags[j] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
+                                                    VSG_GF_NONFINITE)))
+            unsupported++;
+    idx->col_unsupported = unsupported;
+    idx->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
+    vsg_profile_add(e->profile, "method_to_columnar", "CPU", vsg_now_s() - t0,
+                    (int64_t)idx->n, idx->col->n_coords, 0, 0, 0);
     return VSG_OK;
 }
 
@@ -123,6 +154,13 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     }
     vsg_profile_add(e->profile, "method_index", "CPU", vsg_now_s() - t1, (int64_t)kept,
                     (int64_t)kept, 0, 0, 0);
+    if (e->opts.gpu.enabled) {
+        st = columnar_for_gpu(e, method, idx);
+        if (st != VSG_OK) {
+            vsg_method_index_destroy(idx);
+            return st;
+        }
+    }
     *out = idx;
     return VSG_OK;
 }
@@ -152,6 +190,11 @@ void vsg_method_index_destroy(vsg_method_index *idx)
     free(idx->boxes);
     free(idx->dims);
     free(idx->npoints);
+    free(idx->repaired);
+    if (idx->col) {
+        vsg_columnar_free(idx->col);
+        free(idx->col);
+    }
     if (idx->ctx)
         GEOS_finish_r(idx->ctx);
     free(idx);

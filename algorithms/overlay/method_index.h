@@ -11,6 +11,7 @@
 #include "vsgpu_engine.h"
 #include "core/worker.h"
 #include "index/strtree.h"
+#include "columnar/columnar.h"
 
 struct vsg_method_index {
     GEOSContextHandle_t ctx;        /* the index's own, for destroy     */
@@ -21,6 +22,13 @@ struct vsg_method_index {
     int64_t *npoints;
     int dimension;                  /* highest, -1 if none              */
     vsg_strtree *tree;
+    unsigned char *repaired;        /* 1: geoms[j] is MakeValid's output */
+    /* For the GPU pipeline (when enabled): the method layer as columnar
+     * geometry, decoded from the same WKB, and a serial that names this
+     * index in the engine's device cache. */
+    vsg_columnar *col;
+    int64_t col_unsupported;        /* rows the GPU pipeline cannot take */
+    uint64_t serial;
     int n_workers;
     /* prepared[w][j]: row w is allocated and filled by worker w only, so
      * the cache needs no lock. */

@@ -3,6 +3,8 @@
  */
 #include "relate.h"
 
+#include "stages/stages.h"
+
 #include "geometry/envelope.h"
 
 void vsg_subject_release(vsg_worker *w, vsg_subject *s)
@@ -76,4 +78,22 @@ vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
     if (r == 2)
         return VSG_REL_ERROR;
     return r ? VSG_REL_OVERLAP : VSG_REL_DISJOINT;
+}
+
+vsg_relation vsg_relate_hinted(vsg_worker *w, int worker, vsg_subject *s,
+                               const vsg_method_index *idx, size_t j, int hint,
+                               int test_method_covered, int full_covers)
+{
+    switch (hint) {
+    case VSG_PAIR_DISJOINT:
+        return VSG_REL_DISJOINT;
+    case VSG_PAIR_A_IN_B:
+        return VSG_REL_INPUT_COVERED;
+    case VSG_PAIR_B_IN_A:
+        /* the method lies in the input's interior: they overlap, and the
+         * input cannot be covered by it */
+        return test_method_covered ? VSG_REL_METHOD_COVERED : VSG_REL_OVERLAP;
+    default:
+        return vsg_relate(w, worker, s, idx, j, test_method_covered, full_covers);
+    }
 }

@@ -1,0 +1,116 @@
+/*
+ * gpu_state.c - see gpu_state.h.
+ */
+#include "gpu/gpu_state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static vsg_gpu_state *state_of(vsg_engine *e)
+{
+    if (!e->gpu) {
+        e->gpu = calloc(1, sizeof *e->gpu);
+        if (e->gpu)
+            vsg_columnar_init(&e->gpu->method_dev);
+    }
+    return e->gpu;
+}
+
+static void keep_note(vsg_gpu_state *g, const char *fmt, const char *a, const char *b)
+{
+    if (g->note[0] == '\0')
+        snprintf(g->note, sizeof g->note, fmt, a, b);
+}
+
+vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
+{
+    *st = VSG_OK;
+    const vsg_gpu_options *o = &e->opts.gpu;
+    if (!o->enabled)
+        return NULL;
+    vsg_gpu_state *g = state_of(e);
+    if (!g) {
+        *st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        return NULL;
+    }
+    if (g->x || g->broken)
+        return g->x;
+    vsg_status s;
+    char why[256] = "";
+    if (o->backend == VSG_GPU_BACKEND_HOST) {
+        s = vsg_exec_create_host(&g->x);
+    } else {
+        vsg_gpu_config cfg;
+        vsg_gpu_config_init(&cfg);
+        cfg.device = o->device;
+        cfg.pool_limit = o->pool_limit;
+        cfg.oom_safety = o->oom_safety;
+        cfg.managed = o->managed;
+        cfg.nvtx = o->nvtx;
+        s = vsg_exec_create_gpu(&cfg, &g->x, why, sizeof why);
+    }
+    if (s != VSG_OK) {
+        g->x = NULL;
+        g->broken = 1;
+        if (o->strict) {
+            *st = vsg_engine_fail(e, s, -1, -1, "cannot open the GPU: %s",
+                                  why[0] ? why : vsg_status_name(s));
+        } else {
+            keep_note(g, "cannot open the GPU: %s%s", why[0] ? why : vsg_status_name(s), "");
+        }
+        return NULL;
+    }
+    snprintf(g->device, sizeof g->device, "%s", vsg_exec_device_label(g->x));
+    return g->x;
+}
+
+vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const char *what)
+{
+    vsg_gpu_state *g = state_of(e);
+    const char *msg = g && g->x ? vsg_exec_last_error(g->x) : "";
+    if (!msg || !msg[0])
+        msg = vsg_status_name(st);
+    if (g && st != VSG_ERR_GPU_OOM && st != VSG_ERR_NOMEM)
+        g->broken = 1;   /* the context may be unusable after a kernel fault */
+    if (e->opts.gpu.strict)
+        return vsg_engine_fail(e, st, -1, -1, "GPU %s failed: %s", what, msg);
+    e->counts.gpu_rows_rerun_on_cpu += rows;
+    if (g)
+        keep_note(g, "GPU %s failed (%s)", what, msg);
+    return VSG_OK;
+}
+
+void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)
+{
+    if (rows <= 0)
+        return;
+    e->counts.gpu_rows_rerun_on_cpu += rows;
+    vsg_gpu_state *g = state_of(e);
+    if (g)
+        keep_note(g, "%s%s", why, "");
+}
+
+void vsg_gpu_state_destroy(vsg_engine *e)
+{
+    vsg_gpu_state *g = e->gpu;
+    if (!g)
+        return;
+    if (g->x) {
+        vsg_columnar_free(&g->method_dev);
+        vsg_exec_free(g->x, g->method_boxes);
+        vsg_exec_destroy(g->x);
+    }
+    free(g);
+    e->gpu = NULL;
+}
+
+const char *vsg_engine_gpu_note(const vsg_engine *e)
+{
+    return e && e->gpu ? e->gpu->note : "";
+}
+
+const char *vsg_engine_gpu_device(const vsg_engine *e)
+{
+    return e && e->gpu ? e->gpu->device : "";
+}

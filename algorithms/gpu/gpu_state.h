@@ -1,0 +1,50 @@
+/*
+ * gpu_state.h - the engine's side of the GPU pipeline: the backend, opened
+ * on first use (never at engine creation, so a statement that never
+ * reaches a GPU stage never touches CUDA); the one rule for what a GPU
+ * failure means; and the method layer kept on the device between batches.
+ *
+ * The failure rule, in one place: under VSGPU_EXECUTION_MODE=GPU (strict)
+ * a failure of the GPU pipeline fails the call with its status and
+ * message; in AUTO the affected rows are re-run on the CPU engine, counted
+ * in gpu_rows_rerun_on_cpu, and the first reason is kept for the driver's
+ * one warning. A kernel failure (the context may be unusable) ends GPU use
+ * for the rest of the statement; an out-of-memory only for the batch.
+ */
+#ifndef VSG_GPU_STATE_H
+#define VSG_GPU_STATE_H
+
+#include "core/engine_internal.h"
+#include "columnar/columnar.h"
+#include "exec/exec.h"
+
+typedef struct vsg_gpu_state {
+    vsg_exec *x;              /* NULL until opened                          */
+    int broken;               /* no more GPU use in this engine             */
+    char note[512];           /* first reason rows left the GPU pipeline    */
+    char device[160];
+    /* the method layer on the backend, for the method index with serial
+     * method_serial (0: none) */
+    uint64_t method_serial;
+    vsg_columnar method_dev;
+    double *method_boxes;
+} vsg_gpu_state;
+
+/* The backend, opened on first call; NULL when the GPU pipeline is not
+ * enabled, broken, or cannot open. In that last case *st is the failure
+ * under strict mode (engine error set), VSG_OK in AUTO (note kept). */
+vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st);
+
+/* Applies the failure rule to a failed GPU step `what` over `rows` rows:
+ * returns st (engine error set) under strict mode, VSG_OK otherwise (rows
+ * counted, note kept; the caller then runs the CPU engine). */
+vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const char *what);
+
+/* Records rows handed to the CPU engine for a reason that is not a failure
+ * (unsupported type, Z, undecided): counted, first reason kept. */
+void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why);
+
+/* Frees the backend and everything on it. */
+void vsg_gpu_state_destroy(vsg_engine *e);
+
+#endif
