@@ -1,34 +1,59 @@
 #!/usr/bin/env bash
-# Runs on the GPU host, from the repository root, with .device/ carried (see
-# gpu-host-prepare.sh). Builds nothing. Writes logs under $OUT:
-#   machine.txt   GPU, driver, CPU
-#   ctests.log    the C unit tests (engine, parser)
-#   modes.log     each operation in AUTO, GPU and CPU modes through ogr2ogr:
-#                 exit codes and the warning or error that names the reason
-#   threads.log   1 thread against all cores: identical outputs, wall times
+# GPU validation. Runs on the GPU host, from the repository root, with
+# .device/ carried (see gpu-host-prepare.sh). Builds nothing. Writes under
+# $OUT:
+#   machine.txt    GPU, driver, CPU, commit
+#   ctests.log     every C test program: the engine, the parser, the CUDA
+#                  runtime (tiers, limits, errors) and every stage on the
+#                  CUDA backend against the host backend
+#   autotest.log   the pytest suite; every statement with a GPU pipeline is
+#                  run again with VSGPU_EXECUTION_MODE=GPU on the CUDA
+#                  backend and must agree with the CPU engine
+#   modes.log      each operation in AUTO, GPU and CPU modes via ogr2ogr
+#   crossover.log  CPU engine (all cores) against the GPU pipeline by input
+#                  size, for the dispatch crossover constants
+# Exit status: 0 when everything passed.
 set -u
+here=$PWD
 out=${OUT:-/tmp/vsgpu-out}
-mkdir -p "$out" /opt/gdal-rt
+mkdir -p "$out" /opt/gdal-rt /opt/py-rt
 tar xJf .device/gdal-rt.tar.xz -C /opt/gdal-rt
+[ -f .device/py-rt.tar.xz ] && tar xJf .device/py-rt.tar.xz -C /opt/py-rt
 . /opt/gdal-rt/env.sh
-export GDAL_DRIVER_PATH=$PWD/.device/vsgpu
+build=$here/.device/build
+export GDAL_DRIVER_PATH=$build/gdalplugins
 work=$(mktemp -d)
+fail=0
 
 {
   date -u +%FT%TZ
-  echo "commit $(cat .device/vsgpu/COMMIT)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  echo "commit $(cat "$build/COMMIT")"; [ -s "$build/DIRTY" ] && { echo "uncommitted changes:"; cat "$build/DIRTY"; }
+  nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max --format=csv
   lscpu | grep -E "Model name|^CPU\(s\)"
   ogrinfo --version
   ogrinfo --formats | grep -i vsgpu
 } > "$out/machine.txt" 2>&1
 
-fail=0
-for t in .device/vsgpu/test_*; do
-  if "$t" > "$work/t.log" 2>&1; then echo "PASS $(basename "$t"): $(tail -1 "$work/t.log")"
-  else echo "FAIL $(basename "$t")"; cat "$work/t.log"; fail=1; fi
-done > "$out/ctests.log"
+# ---- C tests -------------------------------------------------------------
+for t in "$build"/autotest/test_*; do
+  s=$(date +%s.%N)
+  if (cd autotest && "$t") > "$work/t.log" 2>&1; then r=PASS; else r=FAIL; fail=1; fi
+  e=$(date +%s.%N)
+  echo "$r $(basename "$t") ($(awk "BEGIN{printf \"%.1f\", $e - $s}") s)"
+  if [ $r = FAIL ] || grep -q -E "^(skip|device|[0-9]+ stars)" "$work/t.log"; then sed 's/^/    /' "$work/t.log" | tail -40; fi
+done > "$out/ctests.log" 2>&1
 
+# ---- the autotest suite, cross-checked on the CUDA backend ---------------
+if [ -x /opt/py-rt/bin/python3 ]; then
+  ( . /opt/py-rt/env.sh
+    cd autotest && VSGPU_TEST_GPU_BACKEND=CUDA VSGPU_BUILD_DIR=$build \
+      timeout 420 python3 -m pytest -q -p no:cacheprovider pyscripts -x -rs 2>&1 ) > "$out/autotest.log"
+  tail -3 "$out/autotest.log" | grep -q -E "passed" && ! tail -3 "$out/autotest.log" | grep -q -E "failed|error" || fail=1
+else
+  echo "no Python runtime carried (.device/py-rt.tar.xz)" > "$out/autotest.log"; fail=1
+fi
+
+# ---- modes through ogr2ogr -------------------------------------------------
 declare -A SQL=(
   [intersection]="SELECT * FROM ST_Intersection(counties, states)"
   [clip]="SELECT * FROM ST_Clip(counties, states)"
@@ -39,30 +64,54 @@ src=VSGPU:data/us_atlas_counties_10m.gpkg
 {
   for op in intersection clip cliprect dissolve; do
     for mode in AUTO GPU CPU; do
+      s=$(date +%s.%N)
       ogr2ogr -f GeoJSON "$work/$op-$mode.json" "$src" -dialect VSGPU -sql "${SQL[$op]}" \
-        --config VSGPU_EXECUTION_MODE $mode > "$work/m.log" 2>&1
-      echo "$op $mode rc=$? features=$(grep -c '"type": "Feature"' "$work/$op-$mode.json" 2>/dev/null)"
+        --config VSGPU_EXECUTION_MODE $mode --config VSGPU_PROFILE "$out/trace-$op-$mode.json" > "$work/m.log" 2>&1
+      rc=$?
+      e=$(date +%s.%N)
+      echo "$op $mode rc=$rc features=$(grep -c '"type": "Feature"' "$work/$op-$mode.json" 2>/dev/null) wall_s=$(awk "BEGIN{printf \"%.3f\", $e - $s}")"
       sed 's/^/    /' "$work/m.log"
     done
-    cmp -s "$work/$op-AUTO.json" "$work/$op-CPU.json" && echo "$op AUTO output == CPU output" \
-      || { echo "$op AUTO output differs from CPU output"; fail=1; }
+    n_cpu=$(grep -c '"type": "Feature"' "$work/$op-CPU.json")
+    n_gpu=$(grep -c '"type": "Feature"' "$work/$op-GPU.json" 2>/dev/null || echo 0)
+    if [ "$op" = dissolve ]; then
+      echo "$op: no GPU pipeline yet; GPU mode must fail (it did if rc=1 above)"
+    elif [ "$n_cpu" = "$n_gpu" ]; then echo "$op: GPU and CPU give $n_cpu features"
+    else echo "$op: GPU gives $n_gpu features, CPU $n_cpu"; fail=1; fi
   done
 } > "$out/modes.log" 2>&1
 
-{
-  cores=$(nproc)
-  for op in intersection clip cliprect dissolve; do
-    for t in 1 $cores; do
-      s=$(date +%s.%N)
-      ogr2ogr -f GeoJSON "$work/$op-t$t.json" "$src" -dialect VSGPU -sql "${SQL[$op]}" \
-        --config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS $t 2>/dev/null
-      e=$(date +%s.%N)
-      echo "$op threads=$t wall_s=$(awk "BEGIN{printf \"%.3f\", $e - $s}")"
+# ---- crossover: the same statement on growing inputs -------------------------
+if [ -f bench/workloads/generate.py ]; then
+  python3 bench/workloads/generate.py --scale medium --out "$work/wl" --only clip_rect,overlay > "$work/gen.log" 2>&1 || cat "$work/gen.log" >> "$out/crossover.log"
+  {
+    echo "rows cpu_s gpu_s (ogr2ogr end to end, FlatGeobuf out, best of 3; CPU engine on $(nproc) threads)"
+    for op in clip_rect overlay; do
+      f=$(ls "$work"/wl/$op*.gpkg 2>/dev/null | head -1); [ -n "$f" ] || continue
+      lyrs=$(ogrinfo -q -ro "$f" | awk -F'[:(]' '/^[0-9]+:/ {gsub(/ /,"",$2); print $2}')
+      a=$(echo "$lyrs" | sed -n 1p); b=$(echo "$lyrs" | sed -n 2p)
+      for n in 250 1000 2000 4000 8000 16000 64000; do
+        if [ $op = clip_rect ]; then q="SELECT * FROM ST_ClipByRect($a, 0.1, 0.1, 0.6, 0.6) WHERE fid <= $n"
+        else q="SELECT * FROM ST_Intersection($a, $b) WHERE $a.fid <= $n"; fi
+        line="$op $n"
+        for mode in CPU GPU; do
+          best=999
+          for r in 1 2 3; do
+            s=$(date +%s.%N)
+            ogr2ogr -f FlatGeobuf "$work/x.fgb" "VSGPU:$f" -dialect VSGPU -sql "$q" --config VSGPU_EXECUTION_MODE $mode >/dev/null 2>&1 || best=err
+            e=$(date +%s.%N)
+            [ "$best" = err ] && break
+            best=$(awk "BEGIN{t=$e-$s; print (t<$best)?t:$best}")
+          done
+          line="$line $mode=$best"
+        done
+        echo "$line"
+      done
     done
-    cmp -s "$work/$op-t1.json" "$work/$op-t$cores.json" && echo "$op 1 thread == $cores threads: identical" \
-      || { echo "$op 1 thread != $cores threads"; fail=1; }
-  done
-} > "$out/threads.log" 2>&1
+  } >> "$out/crossover.log" 2>&1
+fi
 
-cat "$out/machine.txt" "$out/ctests.log" "$out/modes.log" "$out/threads.log"
+cat "$out/machine.txt" "$out/ctests.log" "$out/modes.log" "$out/crossover.log" 2>/dev/null
+tail -5 "$out/autotest.log"
+echo "overall: $([ $fail = 0 ] && echo PASS || echo FAIL)"
 exit $fail

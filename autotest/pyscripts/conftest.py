@@ -46,7 +46,7 @@ if PLUGIN_DIR:
 # variables as configuration options, so VSGPU_* settings (and CUDA device
 # selection) left in the environment would change what is tested.
 for _k in list(os.environ):
-    if _k.startswith("VSGPU_") and _k != "VSGPU_BUILD_DIR":
+    if _k.startswith("VSGPU_") and _k not in ("VSGPU_BUILD_DIR", "VSGPU_TEST_GPU_BACKEND"):
         del os.environ[_k]
 
 from osgeo import gdal, ogr  # noqa: E402  (after GDAL_DRIVER_PATH is set)
@@ -74,10 +74,18 @@ def pytest_sessionstart(session):
 
 
 def pytest_report_header(config):
-    return "VSGPU plugin: %s; GDAL %s" % (
+    return "VSGPU plugin: %s; GDAL %s; GPU pipeline cross-checks on the %s backend" % (
         os.path.join(PLUGIN_DIR, PLUGIN_NAME) if PLUGIN_DIR else "NOT FOUND",
-        gdal.__version__,
+        gdal.__version__, vsgpu_util.TEST_GPU_BACKEND,
     )
+
+
+def pytest_terminal_summary(terminalreporter):
+    c = vsgpu_util.CROSS_CHECKS
+    terminalreporter.write_line(
+        "GPU pipeline cross-checks (%s backend): %s" % (
+            vsgpu_util.TEST_GPU_BACKEND,
+            ", ".join("%s %d" % kv for kv in sorted(c.items())) or "none"))
 
 
 ###############################################################################

@@ -19,7 +19,23 @@ VSGPU_CONFIG_KEYS = (
     "VSGPU_BATCH_SIZE",
     "VSGPU_SQL_FALLBACK",
     "VSGPU_PROFILE",
+    "VSGPU_GPU_BACKEND",
 )
+
+# Every statement run through run_vsgpu() whose operation has a GPU pipeline
+# is run a second time on it, and the two results must agree
+# (docs/testing.md, "Both backends"). VSGPU_TEST_GPU_BACKEND picks where the
+# GPU pipeline runs: HOST (default: its host backend, what CI without a GPU
+# has), CUDA (a GPU host), or NONE (no second run). conftest.py reads it
+# before it clears the VSGPU_* environment.
+GPU_PIPELINE_OPS = ("ST_ClipByRect", "ST_Intersection", "ST_Clip")
+TEST_GPU_BACKEND = os.environ.get("VSGPU_TEST_GPU_BACKEND", "HOST").upper()
+CROSS_CHECKS = collections.Counter()
+
+# Counters that say how the work was done, not what came out: they may
+# differ between the CPU engine and the GPU pipeline.
+_HOW_COUNTERS = ("CANDIDATE_PAIRS", "CONTAINED_SHORTCUTS", "GPU_ROWS",
+                 "GPU_ROWS_RERUN_ON_CPU")
 
 # The counters of the result layer's VSGPU metadata domain (docs/semantics.md).
 COUNTERS = (
@@ -278,7 +294,52 @@ def run_vsgpu(path, sql, open_options=None, config=None):
         for k, v in saved.items():
             gdal.SetConfigOption(k, v)
     res["errors"] = errs
+    if _wants_cross_check(res, sql, open_options, config):
+        _cross_check(res, path, sql, open_options, config)
     return res
+
+
+def _mode_given(sql, open_options, config):
+    text = (sql or "").upper()
+    return ("VSGPU_EXECUTION_MODE" in (config or {})
+            or any(str(o).upper().startswith("EXECUTION_MODE=") for o in (open_options or []))
+            or "EXECUTION_MODE=" in text)
+
+
+def _wants_cross_check(res, sql, open_options, config):
+    if TEST_GPU_BACKEND == "NONE" or res["features"] is None:
+        return False
+    if res["metadata"].get("OPERATION") not in GPU_PIPELINE_OPS:
+        return False
+    return not _mode_given(sql, open_options, config)
+
+
+def _cross_check(cpu, path, sql, open_options, config):
+    """Runs the statement again on the GPU pipeline and asserts that it
+    agrees with the CPU engine's result."""
+    cfg = dict(config or {})
+    cfg["VSGPU_EXECUTION_MODE"] = "GPU"
+    cfg["VSGPU_GPU_BACKEND"] = "HOST" if TEST_GPU_BACKEND == "HOST" else "CUDA"
+    gpu = run_vsgpu(path, sql, open_options, cfg)
+    op = cpu["metadata"].get("OPERATION")
+    label = "%s on the GPU pipeline (%s backend)" % (op, cfg["VSGPU_GPU_BACKEND"])
+    md = gpu["metadata"]
+    if op == "ST_ClipByRect" and (int(cpu["metadata"].get("INVALID_REPAIRED", 0))
+                                  or int(cpu["metadata"].get("INVALID_SKIPPED", 0))):
+        # Documented difference (docs/robustness.md): the GPU rectangle clip
+        # does not test polygon validity, so it neither repairs nor skips.
+        assert gpu["features"] is not None, "%s failed: %s" % (label, gpu["errors"].errors)
+        CROSS_CHECKS["skipped_invalid"] += 1
+        return
+    assert gpu["features"] is not None, "%s failed: %s" % (label, gpu["errors"].errors)
+    assert md.get("SELECTED_RUNTIME") == "GPU", "%s: runtime %s" % (label, md.get("SELECTED_RUNTIME"))
+    assert gpu["schema"] == cpu["schema"], label
+    assert gpu["geom_type"] == cpu["geom_type"], label
+    assert_same_features(gpu["features"], cpu["features"], label=label)
+    for k, v in cpu["metadata"].items():
+        if k in COUNTERS or k in ("INPUT_FEATURES", "METHOD_FEATURES", "OUTPUT_FEATURES"):
+            assert md.get(k) == v, "%s: %s=%s, CPU engine %s" % (label, k, md.get(k), v)
+    CROSS_CHECKS[op] += 1
 
 
 def cli_env(plugin_dir, config=None, env=None):
