@@ -21,6 +21,7 @@
 #include "vsgpu_engine.h"
 #include "vsgpu_sql.h"
 
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -49,6 +50,13 @@ struct Options
     int num_threads = 0; /* 0: all cores (ALL_CPUS) */
     int batch_size = 16384;
     std::string profile_path; /* VSGPU_PROFILE, "" when unset */
+    /* the GPU pipeline (docs/gpu-runtime.md) */
+    int gpu_device = 0;
+    GIntBig gpu_pool_limit = 0; /* bytes, 0: no cap */
+    bool gpu_oom_safety = false;
+    bool gpu_managed = false;
+    bool nvtx = false;
+    bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */
@@ -293,7 +301,60 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     virtual OGRFeature *NextResult() = 0; /* nullptr at the end or error  */
     virtual void Stop() = 0;            /* drop the stream's state        */
 
+    /* Engine and Start() on the first read; false on failure (m_failed). */
+    bool EnsureStarted();
     OGRFeature *GetNextRawFeature();
+
+    /* ---- Arrow record batches (ogrvsgpuarrow.cpp) ---------------------
+     * The fast path reads the same cursor as GetNextFeature (the engine's
+     * current result batch): a record batch is cut from one engine batch,
+     * its geometry column is the engine's WKB, its attribute columns come
+     * straight from the source features held for that batch. */
+
+    /* The next n result rows as the batch builder reads them. */
+    struct ArrowRows
+    {
+        size_t count = 0;
+        const unsigned char *const *wkb = nullptr; /* engine results      */
+        const size_t *wkb_size = nullptr;
+        /* [i][row]: value of output field fields[i]; nullptr: null      */
+        std::vector<std::vector<const OGRField *>> cells;
+        std::deque<OGRField> computed; /* values made for this batch      */
+    };
+    /* One column of the stream's schema (GDAL's default schema). */
+    struct ArrowColumn
+    {
+        enum Kind
+        {
+            Fid,
+            Field,
+            Geometry
+        } kind = Fid;
+        int index = -1;   /* field index in the layer definition          */
+        char type = 'l';  /* b s i l f g u z w D t T (ogrvsgpuarrow.cpp)  */
+        int width = 0;    /* fixed-size binary ('w')                      */
+        bool nullable = false;
+    };
+    bool m_arrow_fast = false; /* this stream's batches built here        */
+    std::vector<ArrowColumn> m_arrow_cols;
+    std::vector<int> m_arrow_fields; /* output fields read, in order      */
+
+    /* Rows left in the current engine batch, loading batches until one has
+     * rows; 0 at the end of the stream or on error (then m_failed). */
+    virtual size_t ArrowRowsReady() = 0;
+    /* Describes the next n <= ArrowRowsReady() rows (values of the output
+     * fields `fields`) and moves past them. false: CPLError emitted. */
+    virtual bool TakeArrowRows(size_t n, const std::vector<int> &fields,
+                               ArrowRows *rows) = 0;
+    /* A source field's value for ArrowRows, nullptr when null or unset. */
+    static const OGRField *ArrowValue(const OGRFeature &f, int field);
+
+    bool ArrowFastPossible(std::string *why);
+    bool PlanArrowColumns(struct ArrowArrayStream *stream, std::string *why);
+    int BuildArrowBatch(const ArrowRows &rows, GIntBig first_fid,
+                        struct ArrowArray *out);
+    int GetNextArrowArray(struct ArrowArrayStream *stream,
+                          struct ArrowArray *out_array) override;
 
   public:
     explicit OGRVSGPUResultLayer(std::unique_ptr<vsgpu::Plan> plan);
@@ -307,6 +368,8 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     OGRwkbGeometryType GetGeomType() override;
     GIntBig GetFeatureCount(int bForce) override;
     int TestCapability(const char *cap) override;
+    bool GetArrowStream(struct ArrowArrayStream *out_stream,
+                        CSLConstList options = nullptr) override;
     char **GetMetadataDomainList() override;
     char **GetMetadata(const char *domain = "") override;
     const char *GetMetadataItem(const char *name,
@@ -340,6 +403,9 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool Start() override;
     OGRFeature *NextResult() override;
     void Stop() override;
+    size_t ArrowRowsReady() override;
+    bool TakeArrowRows(size_t n, const std::vector<int> &fields,
+                       ArrowRows *rows) override;
 
   public:
     explicit OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan);
@@ -373,6 +439,9 @@ class OGRVSGPUDissolveLayer final : public OGRVSGPUResultLayer
     bool Start() override;
     OGRFeature *NextResult() override;
     void Stop() override;
+    size_t ArrowRowsReady() override;
+    bool TakeArrowRows(size_t n, const std::vector<int> &fields,
+                       ArrowRows *rows) override;
 
   public:
     explicit OGRVSGPUDissolveLayer(std::unique_ptr<vsgpu::Plan> plan);

@@ -306,3 +306,66 @@ OGRFeature *OGRVSGPUDissolveLayer::NextResult()
     }
     return nullptr;
 }
+
+/* Arrow fast path: the groups not handed out yet (one engine call). */
+size_t OGRVSGPUDissolveLayer::ArrowRowsReady()
+{
+    return m_pos < m_result.count ? m_result.count - m_pos : 0;
+}
+
+/* Key columns point into the group's first feature; COUNT(*) and the
+ * substr/upper/lower keys are made once per row in rows->computed, as
+ * BuildFeature sets them. */
+bool OGRVSGPUDissolveLayer::TakeArrowRows(size_t n,
+                                          const std::vector<int> &fields,
+                                          ArrowRows *rows)
+{
+    rows->count = n;
+    rows->wkb = m_result.wkb + m_pos;
+    rows->wkb_size = m_result.size + m_pos;
+    rows->cells.assign(fields.size(), std::vector<const OGRField *>(n));
+    for (size_t k = 0; k < n; ++k)
+    {
+        const size_t i = m_pos + k;
+        const int64_t g = m_result.input_index ? m_result.input_index[i] : -1;
+        if (g < 0 || static_cast<size_t>(g) >= m_group_keys.size())
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: ST_Union: the engine returned an out-of-range "
+                     "group");
+            return false;
+        }
+        const size_t gi = static_cast<size_t>(g);
+        for (size_t c = 0; c < fields.size(); ++c)
+        {
+            const vsgpu::OutField &of =
+                m_plan->fields[static_cast<size_t>(fields[c])];
+            const OGRField *v = nullptr;
+            if (of.kind == vsgpu::OutField::Count)
+            {
+                OGRField cnt;
+                cnt.Integer64 = m_group_count[gi];
+                rows->computed.push_back(cnt);
+                v = &rows->computed.back();
+            }
+            else if (of.kind == vsgpu::OutField::Key)
+            {
+                const size_t ki = static_cast<size_t>(of.index);
+                const vsgpu::GroupKey &key = m_plan->keys[ki];
+                const KeyValue &kv = m_group_keys[gi][ki];
+                if (key.kind == vsgpu::KeyKind::Column)
+                    v = ArrowValue(*m_group_rep[gi], key.field);
+                else if (kv.type != 0)
+                {
+                    OGRField str;
+                    str.String = const_cast<char *>(kv.s.c_str());
+                    rows->computed.push_back(str);
+                    v = &rows->computed.back();
+                }
+            }
+            rows->cells[c][k] = v;
+        }
+    }
+    m_pos += n;
+    return true;
+}

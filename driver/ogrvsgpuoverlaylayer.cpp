@@ -218,3 +218,67 @@ void OGRVSGPUOverlayLayer::FlushBuildStage()
     m_build_s = 0;
     m_build_rows = 0;
 }
+
+/* Arrow fast path: the results of the current batch, loading the next
+ * batch while this one is used up (a batch may have no result at all). */
+size_t OGRVSGPUOverlayLayer::ArrowRowsReady()
+{
+    while (m_pos >= m_result.count)
+    {
+        if (m_input_done || m_failed)
+        {
+            FlushBuildStage();
+            return 0;
+        }
+        if (!NextBatch())
+            return 0;
+    }
+    return m_result.count - m_pos;
+}
+
+/* The rows' fields point into the batch's features and the method
+ * features, as BuildFeature copies them; nothing is copied here. */
+bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
+                                         const std::vector<int> &fields,
+                                         ArrowRows *rows)
+{
+    const bool need_method = !m_method_feats.empty() &&
+                             m_plan->op != vsgpu::Op::Clip &&
+                             m_plan->op != vsgpu::Op::ClipRect;
+    rows->count = n;
+    rows->wkb = m_result.wkb + m_pos;
+    rows->wkb_size = m_result.size + m_pos;
+    rows->cells.assign(fields.size(), std::vector<const OGRField *>(n));
+    for (size_t k = 0; k < n; ++k)
+    {
+        const size_t i = m_pos + k;
+        const int64_t in = m_result.input_index ? m_result.input_index[i] : -1;
+        const int64_t me =
+            m_result.method_index ? m_result.method_index[i] : -1;
+        if (in < 0 || static_cast<size_t>(in) >= m_batch.size() ||
+            (need_method &&
+             (me < 0 || static_cast<size_t>(me) >= m_method_feats.size())))
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: %s: the engine returned an out-of-range feature "
+                     "index",
+                     vsgpu::OpName(m_plan->op));
+            return false;
+        }
+        const OGRFeature &src_in = *m_batch[static_cast<size_t>(in)];
+        for (size_t c = 0; c < fields.size(); ++c)
+        {
+            const vsgpu::OutField &of =
+                m_plan->fields[static_cast<size_t>(fields[c])];
+            const OGRField *v = nullptr;
+            if (of.kind == vsgpu::OutField::Input)
+                v = ArrowValue(src_in, of.index);
+            else if (of.kind == vsgpu::OutField::Method && need_method)
+                v = ArrowValue(*m_method_feats[static_cast<size_t>(me)],
+                               of.index);
+            rows->cells[c][k] = v;
+        }
+    }
+    m_pos += n;
+    return true;
+}

@@ -2,6 +2,7 @@
  * ogrvsgpuresultlayer.cpp - what every result layer shares: the engine's
  * life (one per stream: ResetReading starts from scratch), the end of the
  * stream (summary warning, metadata, profile), and the OGRLayer plumbing.
+ * Arrow record batches are built in ogrvsgpuarrow.cpp from the same cursor.
  */
 #include "ogr_vsgpu.h"
 
@@ -34,6 +35,17 @@ bool OGRVSGPUResultLayer::StartEngine()
     eo.skip_failures = o.skip_failures ? 1 : 0;
     eo.promote_to_multi = m_plan->engine_promote ? 1 : 0;
     eo.keep_lower_dim = o.keep_lower_dim ? 1 : 0;
+    /* The GPU pipeline, when the statement's one dispatch decision took
+     * it (ExecuteVSGPU). */
+    eo.gpu.enabled = m_plan->dispatch.selected == VSG_RUNTIME_GPU ? 1 : 0;
+    eo.gpu.strict = o.mode == VSG_MODE_GPU ? 1 : 0;
+    eo.gpu.backend =
+        o.gpu_backend_host ? VSG_GPU_BACKEND_HOST : VSG_GPU_BACKEND_CUDA;
+    eo.gpu.device = o.gpu_device;
+    eo.gpu.pool_limit = o.gpu_pool_limit;
+    eo.gpu.oom_safety = o.gpu_oom_safety ? 1 : 0;
+    eo.gpu.managed = o.gpu_managed ? 1 : 0;
+    eo.gpu.nvtx = o.nvtx ? 1 : 0;
     const vsg_status st = vsg_engine_create(&eo, &m_engine);
     if (st != VSG_OK || m_engine == nullptr)
     {
@@ -122,22 +134,28 @@ void OGRVSGPUResultLayer::Finish()
     m_final_metadata = vsgpu::BuildMetadata(st);
 }
 
+bool OGRVSGPUResultLayer::EnsureStarted()
+{
+    if (m_started)
+        return !m_failed;
+    m_started = true;
+    m_t0 = vsg_now_s();
+    if (!StartEngine() || !Start())
+    {
+        m_failed = true;
+        return false;
+    }
+    return true;
+}
+
 OGRFeature *OGRVSGPUResultLayer::GetNextRawFeature()
 {
     if (m_failed || m_eof)
         return nullptr;
     try
     {
-        if (!m_started)
-        {
-            m_started = true;
-            m_t0 = vsg_now_s();
-            if (!StartEngine() || !Start())
-            {
-                m_failed = true;
-                return nullptr;
-            }
-        }
+        if (!EnsureStarted())
+            return nullptr;
         OGRFeature *f = NextResult();
         if (f != nullptr)
         {
@@ -227,6 +245,13 @@ int OGRVSGPUResultLayer::TestCapability(const char *cap)
     if (EQUAL(cap, OLCFastFeatureCount))
         return m_complete_count >= 0 && m_poFilterGeom == nullptr &&
                m_poAttrQuery == nullptr;
+    /* TRUE exactly when GetArrowStream() with default options builds its
+     * batches from the engine's results (ogrvsgpuarrow.cpp). */
+    if (EQUAL(cap, OLCFastGetArrowStream))
+    {
+        std::string why;
+        return ArrowFastPossible(&why);
+    }
     return FALSE;
 }
 

@@ -13,7 +13,11 @@
  *   Polygon          1 part, rings: shell first, then holes; rings are
  *                    stored closed (first == last), exactly as in the WKB
  *   Multi*           one part per member
- *   null / empty     0 parts, flag VSG_GF_NULL / VSG_GF_EMPTY
+ *   null / empty     0 parts, flag VSG_GF_NULL / VSG_GF_EMPTY (a Multi*
+ *                    of empty members is not EMPTY: each empty member
+ *                    keeps its part, with a 0-coordinate ring for a point
+ *                    or line and no ring for a polygon, so that it round
+ *                    trips; unclosed rings are stored as they came)
  *   unsupported      0 parts, flag VSG_GF_UNSUPPORTED (GeometryCollection,
  *                    curves): the CPU engine handles the row
  *   corrupt          0 parts, flag VSG_GF_CORRUPT (the WKB could not be
