@@ -1,0 +1,243 @@
+/*
+ * grid.h - per-element parts of the candidate join (stages/candidates.c):
+ * a uniform grid over the boxes of side b, probed by every box of side a.
+ *
+ *   1  statistics of b's boxes (extent, mean of log2 box size) -> the grid:
+ *      cells about the typical box's size (geometric mean, so that a few
+ *      huge boxes do not set it), never more cells than a cap the host
+ *      fixes from nb (so the cell table is allocated without a read back).
+ *   2  each b box goes into every cell it overlaps (entries keyed by cell);
+ *      a box that would cover more than VSG_GRID_BIG_CELLS cells, or has
+ *      an infinite side, goes into one extra "big" cell that every a box
+ *      scans, which bounds the replication.
+ *   3  each a box visits its cells; a pair met in a cell is reported only in
+ *      the cell holding the lower-left corner of the two boxes'
+ *      intersection, so every pair comes out exactly once without a
+ *      de-duplication pass. Cell indices come from one monotone function
+ *      (clamped to the grid; NaN-safe) used for both sides and the corner,
+ *      so that corner cell lies in both boxes' cell ranges.
+ *
+ * Boxes are closed; a box with min > max on an axis (the inverted box of
+ * rows without coordinates) or a NaN meets nothing.
+ */
+#ifndef VSG_ELEMENTS_GRID_H
+#define VSG_ELEMENTS_GRID_H
+
+#include "elements/hd.h"
+
+#define VSG_GRID_BIG_CELLS 64
+
+typedef struct {
+    double xmin, ymin, xmax, ymax;   /* extent of the finite boxes        */
+    double sum_log2;                 /* sum of log2(max(w, h, tiny))      */
+    int64_t n;                       /* finite boxes counted              */
+} vsg_grid_stats;
+
+typedef struct {
+    double x0, y0;          /* origin                                       */
+    double sx, sy;          /* cells per unit                               */
+    int64_t gx, gy;         /* cells per axis; cell (cx, cy) = cy * gx + cx */
+    int64_t big;            /* the big cell: gx * gy                        */
+} vsg_grid;
+
+VSG_HD int vsg_grid_box_valid(const double *b)
+{
+    return b[0] <= b[2] && b[1] <= b[3];     /* false for NaN and inverted */
+}
+
+VSG_HD int vsg_grid_box_finite(const double *b)
+{
+    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]);
+}
+
+VSG_HD int vsg_grid_boxes_meet(const double *a, const double *b)
+{
+    return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
+
+VSG_HD void vsg_grid_stats_init(vsg_grid_stats *s)
+{
+    s->xmin = s->ymin = INFINITY;
+    s->xmax = s->ymax = -INFINITY;
+    s->sum_log2 = 0;
+    s->n = 0;
+}
+
+VSG_HD void vsg_grid_stats_add(vsg_grid_stats *s, const double *b)
+{
+    if (!vsg_grid_box_valid(b) || !vsg_grid_box_finite(b))
+        return;
+    s->xmin = fmin(s->xmin, b[0]);
+    s->ymin = fmin(s->ymin, b[1]);
+    s->xmax = fmax(s->xmax, b[2]);
+    s->ymax = fmax(s->ymax, b[3]);
+    double size = fmax(b[2] - b[0], b[3] - b[1]);
+    s->sum_log2 += log2(fmax(size, 1e-300));
+    s->n++;
+}
+
+VSG_HD void vsg_grid_stats_merge(vsg_grid_stats *s, const vsg_grid_stats *o)
+{
+    s->xmin = fmin(s->xmin, o->xmin);
+    s->ymin = fmin(s->ymin, o->ymin);
+    s->xmax = fmax(s->xmax, o->xmax);
+    s->ymax = fmax(s->ymax, o->ymax);
+    s->sum_log2 += o->sum_log2;
+    s->n += o->n;
+}
+
+/* The grid for these statistics with at most cap cells (cap >= 1). */
+VSG_HD void vsg_grid_make(const vsg_grid_stats *s, int64_t cap, vsg_grid *g)
+{
+    g->x0 = g->y0 = 0;
+    g->sx = g->sy = 0;
+    g->gx = g->gy = 1;
+    if (s->n > 0) {
+        double w = s->xmax - s->xmin, h = s->ymax - s->ymin;
+        double typical = exp2(s->sum_log2 / (double)s->n);
+        double dense = (w > 0 && h > 0) ? sqrt(w * h / (double)cap) : fmax(w, h) / (double)cap;
+        double cell = fmax(typical, dense);
+        g->x0 = s->xmin;
+        g->y0 = s->ymin;
+        if (cell > 0 && isfinite(cell)) {
+            double fx = ceil(w / cell), fy = ceil(h / cell);
+            int64_t gx = fx < 1 ? 1 : (fx > (double)cap ? cap : (int64_t)fx);
+            int64_t gymax = cap / gx < 1 ? 1 : cap / gx;
+            int64_t gy = fy < 1 ? 1 : (fy > (double)gymax ? gymax : (int64_t)fy);
+            g->gx = gx;
+            g->gy = gy;
+            g->sx = w > 0 ? (double)gx / w : 0;
+            g->sy = h > 0 ? (double)gy / h : 0;
+            if (!isfinite(g->sx))
+                g->sx = 0;
+            if (!isfinite(g->sy))
+                g->sy = 0;
+        }
+    }
+    g->big = g->gx * g->gy;
+}
+
+/* Cell index along one axis: monotone in v, clamped to [0, n - 1]. */
+VSG_HD int64_t vsg_grid_axis(double v, double origin, double scale, int64_t n)
+{
+    double t = (v - origin) * scale;
+    if (!(t >= 0))
+        return 0;                    /* also NaN (inf * 0) */
+    if (t >= (double)(n - 1))
+        return n - 1;
+    return (int64_t)t;
+}
+
+/* Cell range of box b: [*cx0, *cx1] x [*cy0, *cy1]. */
+VSG_HD void vsg_grid_range(const vsg_grid *g, const double *b, int64_t *cx0, int64_t *cy0,
+                           int64_t *cx1, int64_t *cy1)
+{
+    *cx0 = vsg_grid_axis(b[0], g->x0, g->sx, g->gx);
+    *cy0 = vsg_grid_axis(b[1], g->y0, g->sy, g->gy);
+    *cx1 = vsg_grid_axis(b[2], g->x0, g->sx, g->gx);
+    *cy1 = vsg_grid_axis(b[3], g->y0, g->sy, g->gy);
+}
+
+/* Entries b box j goes in: 0 (meets nothing), 1 (the big cell), or the
+ * number of cells it overlaps. */
+VSG_HD int64_t vsg_grid_b_count(const vsg_grid *g, const double *b)
+{
+    if (!vsg_grid_box_valid(b))
+        return 0;
+    if (!vsg_grid_box_finite(b))
+        return 1;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, b, &cx0, &cy0, &cx1, &cy1);
+    int64_t n = (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+    return n > VSG_GRID_BIG_CELLS ? 1 : n;
+}
+
+/* Writes b box j's entries (cell key, j) from position off. */
+VSG_HD void vsg_grid_b_fill(const vsg_grid *g, const double *b, int64_t j, int64_t off,
+                            uint64_t *keys, int64_t *vals)
+{
+    if (!vsg_grid_box_valid(b))
+        return;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, b, &cx0, &cy0, &cx1, &cy1);
+    if (!vsg_grid_box_finite(b) || (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > VSG_GRID_BIG_CELLS) {
+        keys[off] = (uint64_t)g->big;
+        vals[off] = j;
+        return;
+    }
+    for (int64_t cy = cy0; cy <= cy1; cy++)
+        for (int64_t cx = cx0; cx <= cx1; cx++) {
+            keys[off] = (uint64_t)(cy * g->gx + cx);
+            vals[off] = j;
+            off++;
+        }
+}
+
+/* First position in sorted keys[0, n) whose key is >= c. */
+VSG_HD int64_t vsg_grid_lower_bound(const uint64_t *keys, int64_t n, uint64_t c)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Probes the grid with a box (row i): counts the b entries it pairs with,
+ * and when pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j
+ * and pb[off + k] = j. cell_start has big + 2 entries; ebox and eid are
+ * the entries' boxes and b rows, in cell order. Returns the count. */
+VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i,
+                              const int64_t *cell_start, const double *ebox,
+                              const int64_t *eid, int bbits, int64_t off, uint64_t *pkeys,
+                              int64_t *pb)
+{
+    if (!vsg_grid_box_valid(a))
+        return 0;
+    int64_t n = 0;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
+    for (int64_t cy = cy0; cy <= cy1; cy++)
+        for (int64_t cx = cx0; cx <= cx1; cx++) {
+            int64_t c = cy * g->gx + cx;
+            for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
+                const double *b = ebox + 4 * e;
+                if (!vsg_grid_boxes_meet(a, b))
+                    continue;
+                /* report only in the cell of the intersection's low corner */
+                if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
+                    vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy)
+                    continue;
+                if (pkeys) {
+                    pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+                    pb[off + n] = eid[e];
+                }
+                n++;
+            }
+        }
+    for (int64_t e = cell_start[g->big]; e < cell_start[g->big + 1]; e++) {
+        if (!vsg_grid_boxes_meet(a, ebox + 4 * e))
+            continue;
+        if (pkeys) {
+            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+            pb[off + n] = eid[e];
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Bits to hold values 0 .. n - 1 (at least 1). */
+VSG_HD int vsg_grid_bits(int64_t n)
+{
+    int b = 1;
+    while (b < 63 && ((int64_t)1 << b) < n)
+        b++;
+    return b;
+}
+
+#endif

@@ -1,0 +1,227 @@
+/*
+ * candidates.c - the candidates stage (stages/stages.h): every pair of
+ * boxes (a row i, b row j) that meet, sorted by (i, j), each once.
+ *
+ * A uniform-grid join over b (elements/grid.h says why a grid and how the
+ * pairs come out unique). The orchestrator is written once against
+ * exec/exec.h; each per-element step is a host loop or a launcher of
+ * cuda/launch_candidates.cu over the same element functions. Two scalar
+ * reads size the two allocations that depend on the data (grid entries,
+ * pairs); nothing else waits for the device.
+ *
+ *   Phase 1  statistics of b -> the grid (kept in backend memory)
+ *   Phase 2  count b's entries, scan, fill (cell, j), sort by cell,
+ *            gather the entries' boxes, find each cell's start
+ *   Phase 3  count each a row's pairs, scan, fill keys (i << bbits | j)
+ *   Phase 4  sort the keys (a row's pairs come from several cells), decode
+ */
+#include "stages/stages.h"
+
+#include "elements/grid.h"
+
+#ifdef VSGPU_HAVE_CUDA
+#include "launch_candidates.h"
+#endif
+
+/* Cells at most: about two per b box, and a fixed ceiling so that the cell
+ * table stays small next to the entries. */
+static int64_t cell_cap(int64_t nb)
+{
+    int64_t cap = 2 * nb;
+    if (cap > ((int64_t)1 << 26))
+        cap = (int64_t)1 << 26;
+    return cap < 1 ? 1 : cap;
+}
+
+static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
+
+#ifdef VSGPU_HAVE_CUDA
+#define GPU_OR(call) return (call)
+#else
+#define GPU_OR(call) return VSG_ERR_NO_GPU
+#endif
+
+static vsg_status step_grid(vsg_exec *x, const double *boxes_b, int64_t nb, int64_t cap,
+                            vsg_grid *grid)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_grid(vsg_exec_gpu(x), boxes_b, nb, cap, grid));
+    vsg_grid_stats s;
+    vsg_grid_stats_init(&s);
+    for (int64_t j = 0; j < nb; j++)
+        vsg_grid_stats_add(&s, boxes_b + 4 * j);
+    vsg_grid_make(&s, cap, grid);
+    return VSG_OK;
+}
+
+static vsg_status step_b_count(vsg_exec *x, const vsg_grid *grid, const double *boxes_b,
+                               int64_t nb, int64_t *cnt)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_b_count(vsg_exec_gpu(x), grid, boxes_b, nb, cnt));
+    for (int64_t j = 0; j < nb; j++)
+        cnt[j] = vsg_grid_b_count(grid, boxes_b + 4 * j);
+    return VSG_OK;
+}
+
+static vsg_status step_b_fill(vsg_exec *x, const vsg_grid *grid, const double *boxes_b,
+                              int64_t nb, const int64_t *off, uint64_t *ekeys, int64_t *eids)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_b_fill(vsg_exec_gpu(x), grid, boxes_b, nb, off, ekeys, eids));
+    for (int64_t j = 0; j < nb; j++)
+        vsg_grid_b_fill(grid, boxes_b + 4 * j, j, off[j], ekeys, eids);
+    return VSG_OK;
+}
+
+/* ebox[e] = the box of entry e; cell_start[c] = first entry of cell c, for
+ * c in [0, slots). */
+static vsg_status step_cells(vsg_exec *x, const double *boxes_b, const uint64_t *ekeys,
+                             const int64_t *eids, int64_t ne, int64_t slots, double *ebox,
+                             int64_t *cell_start)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_cells(vsg_exec_gpu(x), boxes_b, ekeys, eids, ne, slots, ebox,
+                                     cell_start));
+    for (int64_t e = 0; e < ne; e++)
+        for (int k = 0; k < 4; k++)
+            ebox[4 * e + k] = boxes_b[4 * eids[e] + k];
+    for (int64_t c = 0; c < slots; c++)
+        cell_start[c] = vsg_grid_lower_bound(ekeys, ne, (uint64_t)c);
+    return VSG_OK;
+}
+
+/* off NULL: cnt[i] = pairs of row i; else fill pkeys/pb from off[i]. */
+static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
+                             int64_t na, const int64_t *cell_start, const double *ebox,
+                             const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
+                             uint64_t *pkeys, int64_t *pb)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, cell_start, ebox, eids,
+                                     bbits, cnt, off, pkeys, pb));
+    for (int64_t i = 0; i < na; i++) {
+        if (off)
+            vsg_grid_probe(grid, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, off[i], pkeys,
+                           pb);
+        else
+            cnt[i] = vsg_grid_probe(grid, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, 0,
+                                    NULL, NULL);
+    }
+    return VSG_OK;
+}
+
+static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int bbits,
+                              int64_t *pa)
+{
+    if (on_gpu(x))
+        GPU_OR(vsg_launch_cand_decode(vsg_exec_gpu(x), pkeys, n, bbits, pa));
+    for (int64_t k = 0; k < n; k++)
+        pa[k] = (int64_t)(pkeys[k] >> bbits);
+    return VSG_OK;
+}
+
+/* Scratch of one run, freed together. */
+typedef struct {
+    vsg_grid *grid;
+    int64_t *cnt_b, *off_b, *eids, *cell_start, *cnt_a, *off_a;
+    uint64_t *ekeys, *pkeys;
+    double *ebox;
+} cand_scratch;
+
+static void scratch_free(vsg_exec *x, cand_scratch *s)
+{
+    vsg_exec_free(x, s->grid);
+    vsg_exec_free(x, s->cnt_b);
+    vsg_exec_free(x, s->off_b);
+    vsg_exec_free(x, s->eids);
+    vsg_exec_free(x, s->cell_start);
+    vsg_exec_free(x, s->cnt_a);
+    vsg_exec_free(x, s->off_a);
+    vsg_exec_free(x, s->ekeys);
+    vsg_exec_free(x, s->pkeys);
+    vsg_exec_free(x, s->ebox);
+}
+
+#define TRY(call)                \
+    do {                         \
+        st = (call);             \
+        if (st != VSG_OK)        \
+            goto done;           \
+    } while (0)
+
+static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
+                      int64_t nb, vsg_pairs *out, cand_scratch *s)
+{
+    vsg_status st = VSG_OK;
+    const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
+    if (abits + bbits > 64)
+        return VSG_ERR_INVALID_ARG;
+    const int64_t cap = cell_cap(nb);
+    const int64_t slots = cap + 2;          /* cells, the big cell, the end */
+    int64_t ne = 0, np = 0;
+
+    /* Phase 1: the grid */
+    TRY(vsg_exec_alloc(x, sizeof *s->grid, (void **)&s->grid));
+    TRY(step_grid(x, boxes_b, nb, cap, s->grid));
+
+    /* Phase 2: b's entries, grouped by cell */
+    TRY(vsg_exec_alloc(x, (size_t)nb * sizeof(int64_t), (void **)&s->cnt_b));
+    TRY(vsg_exec_alloc(x, (size_t)(nb + 1) * sizeof(int64_t), (void **)&s->off_b));
+    TRY(step_b_count(x, s->grid, boxes_b, nb, s->cnt_b));
+    TRY(vsg_exec_scan_i64(x, s->cnt_b, s->off_b, nb));
+    TRY(vsg_exec_read_i64(x, s->off_b + nb, &ne));
+    vsg_exec_free(x, s->cnt_b);
+    s->cnt_b = NULL;
+    TRY(vsg_exec_alloc(x, (size_t)ne * sizeof(uint64_t), (void **)&s->ekeys));
+    TRY(vsg_exec_alloc(x, (size_t)ne * sizeof(int64_t), (void **)&s->eids));
+    TRY(step_b_fill(x, s->grid, boxes_b, nb, s->off_b, s->ekeys, s->eids));
+    TRY(vsg_exec_sort_u64_i64(x, s->ekeys, s->eids, ne, vsg_grid_bits(slots)));
+    TRY(vsg_exec_alloc(x, (size_t)ne * 4 * sizeof(double), (void **)&s->ebox));
+    TRY(vsg_exec_alloc(x, (size_t)slots * sizeof(int64_t), (void **)&s->cell_start));
+    TRY(step_cells(x, boxes_b, s->ekeys, s->eids, ne, slots, s->ebox, s->cell_start));
+
+    /* Phase 3: pairs per a row, count then fill */
+    TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->cnt_a));
+    TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->off_a));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->cell_start, s->ebox, s->eids, bbits, s->cnt_a,
+                   NULL, NULL, NULL));
+    TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, na));
+    TRY(vsg_exec_read_i64(x, s->off_a + na, &np));
+    TRY(vsg_exec_alloc(x, (size_t)np * sizeof(uint64_t), (void **)&s->pkeys));
+    TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->a));
+    TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->b));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->cell_start, s->ebox, s->eids, bbits, NULL,
+                   s->off_a, s->pkeys, out->b));
+
+    /* Phase 4: (i, j) order */
+    TRY(vsg_exec_sort_u64_i64(x, s->pkeys, out->b, np, abits + bbits));
+    TRY(step_decode(x, s->pkeys, np, bbits, out->a));
+    out->n = np;
+done:
+    return st;
+}
+
+vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
+                                const double *boxes_b, int64_t nb, vsg_pairs *out)
+{
+    out->n = 0;
+    out->a = out->b = NULL;
+    if (na < 0 || nb < 0)
+        return VSG_ERR_INVALID_ARG;
+    vsg_exec_stage_begin(x, "candidates");
+    vsg_status st = VSG_OK;
+    if (na > 0 && nb > 0) {
+        cand_scratch s = {0};
+        st = run(x, boxes_a, na, boxes_b, nb, out, &s);
+        scratch_free(x, &s);
+        if (st != VSG_OK) {
+            vsg_exec_free(x, out->a);
+            vsg_exec_free(x, out->b);
+            out->a = out->b = NULL;
+            out->n = 0;
+        }
+    }
+    vsg_exec_stage_end(x, na + nb, out->n);
+    return st;
+}

@@ -1,0 +1,21 @@
+/*
+ * launch_bounds.h - C-callable launcher of the bounds stage's kernel
+ * (launch_bounds.cu). Pointers are device memory; ordered on the stream.
+ */
+#ifndef VSGPU_LAUNCH_BOUNDS_H
+#define VSGPU_LAUNCH_BOUNDS_H
+
+#include "vsgpu_cuda.h"
+#include "elements/col_view.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* boxes[4g .. 4g+3] for every geometry of v (elements/bounds.h). */
+vsg_status vsg_launch_bounds(vsg_gpu *g, const vsg_col_view *v, double *boxes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,46 @@
+/*
+ * launch_candidates.h - C-callable launchers of the candidate join's
+ * per-element steps (launch_candidates.cu); the orchestrator is
+ * algorithms/stages/candidates.c, the element logic elements/grid.h.
+ * Pointers are device memory; every call is ordered on the stream and
+ * none waits for it.
+ */
+#ifndef VSGPU_LAUNCH_CANDIDATES_H
+#define VSGPU_LAUNCH_CANDIDATES_H
+
+#include "vsgpu_cuda.h"
+#include "elements/grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reduces b's boxes to vsg_grid_stats and writes vsg_grid_make(.., cap) to
+ * *grid (device memory): two kernels, scratch from the pool. */
+vsg_status vsg_launch_cand_grid(vsg_gpu *g, const double *boxes_b, int64_t nb, int64_t cap,
+                                vsg_grid *grid);
+/* cnt[j] = vsg_grid_b_count for every b box. */
+vsg_status vsg_launch_cand_b_count(vsg_gpu *g, const vsg_grid *grid, const double *boxes_b,
+                                   int64_t nb, int64_t *cnt);
+/* vsg_grid_b_fill for every b box, from off[j]. */
+vsg_status vsg_launch_cand_b_fill(vsg_gpu *g, const vsg_grid *grid, const double *boxes_b,
+                                  int64_t nb, const int64_t *off, uint64_t *ekeys, int64_t *eids);
+/* ebox[e] = boxes_b[eids[e]] for e < ne; cell_start[c] = lower bound of c in
+ * ekeys for c < slots. */
+vsg_status vsg_launch_cand_cells(vsg_gpu *g, const double *boxes_b, const uint64_t *ekeys,
+                                 const int64_t *eids, int64_t ne, int64_t slots, double *ebox,
+                                 int64_t *cell_start);
+/* vsg_grid_probe for every a row: off NULL: counts into cnt; otherwise
+ * fills pkeys/pb from off[i]. */
+vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
+                                 int64_t na, const int64_t *cell_start, const double *ebox,
+                                 const int64_t *eids, int bbits, int64_t *cnt,
+                                 const int64_t *off, uint64_t *pkeys, int64_t *pb);
+/* pa[k] = pkeys[k] >> bbits. */
+vsg_status vsg_launch_cand_decode(vsg_gpu *g, const uint64_t *pkeys, int64_t n, int bbits,
+                                  int64_t *pa);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
