@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake make g++ gcc pkg-config gdal-bin libgdal-dev libgeos-dev
-          python3 python3-gdal python3-pytest)
+          python3 python3-gdal python3-pytest python3-numpy python3-scipy python3-matplotlib)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -131,63 +131,120 @@ static int list_push(vsg_id_list *l, int64_t id)
 }
 
 /* Pairs -> per-input lists and hints, in input then method order (the
- * join's order). Pairs of inputs the CPU read did not keep, or of method
- * rows the index dropped, are left out; repaired geometries get REFINE:
- * the classes were computed on the geometry as given. Rows the GPU could
- * not take (unsupported types) are searched in the STR tree. */
+ * join's order: pairs come sorted by input, then method). Pairs of inputs
+ * the CPU read did not keep, or of method rows the index dropped, are left
+ * out; repaired geometries get REFINE: the classes were computed on the
+ * geometry as given. Input rows the GPU could not take (unsupported types)
+ * are searched in the STR tree; method rows it could not take (`extra`,
+ * ascending) are merged in by a box test on the host. */
+typedef struct {
+    uint8_t *v;
+    size_t n, cap;
+} byte_buf;
+
+static int bytes_push(byte_buf *b, uint8_t c)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        uint8_t *v = realloc(b->v, cap);
+        if (!v)
+            return -1;
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->n++] = c;
+    return 0;
+}
+
+static int boxes_meet(const double *a, const double *b)
+{
+    return !(a[2] < b[0] || a[0] > b[2] || a[3] < b[1] || a[1] > b[3]);
+}
+
+#define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
+
 static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const filter_run *r,
-                              vsg_id_list *lists, vsg_pair_hints *h, int64_t *cpu_rows)
+                              const int64_t *extra, size_t n_extra, vsg_id_list *lists,
+                              vsg_pair_hints *h, int64_t *cpu_rows)
 {
     size_t n = b->n;
+    byte_buf hb = {NULL, 0, 0};
     *cpu_rows = 0;
-    for (int64_t p = 0; p < r->pairs.n; p++) {
-        int64_t i = r->pa[p], j = r->pb[p];
-        if (i < 0 || (size_t)i >= n || j < 0 || (size_t)j >= idx->n)
-            return VSG_ERR_GPU_KERNEL;   /* never: the join only emits valid rows */
-        if (b->in[i].outcome != VSG_READ_GEOM || !idx->geoms[j])
-            continue;
-        if (list_push(&lists[i], j))
-            return VSG_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (b->in[i].outcome != VSG_READ_GEOM)
-            continue;
-        if (r->host.flags[i] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)) {
-            lists[i].n = 0;
-            if (vsg_strtree_query(idx->tree, b->in[i].box, &lists[i]) != VSG_OK)
-                return VSG_ERR_NOMEM;
-            (*cpu_rows)++;
-        }
-    }
     h->off = malloc((n + 1) * sizeof *h->off);
     if (!h->off)
         return VSG_ERR_NOMEM;
     h->off[0] = 0;
-    for (size_t i = 0; i < n; i++)
-        h->off[i + 1] = h->off[i] + (int64_t)lists[i].n;
-    h->flat = malloc(h->off[n] ? (size_t)h->off[n] : 1);
-    if (!h->flat)
-        return VSG_ERR_NOMEM;
-    /* Second walk over the pairs, now that the slots are known. */
-    int64_t *fill = calloc(n ? n : 1, sizeof *fill);
-    if (!fill)
-        return VSG_ERR_NOMEM;
-    for (int64_t p = 0; p < r->pairs.n; p++) {
-        int64_t i = r->pa[p], j = r->pb[p];
-        if (b->in[i].outcome != VSG_READ_GEOM || !idx->geoms[j])
-            continue;
-        if (r->host.flags[i] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE))
-            continue;
-        uint8_t c = r->hcls[p];
-        if (b->in[i].repaired || idx->repaired[j])
-            c = VSG_PAIR_REFINE;
-        h->flat[h->off[i] + fill[i]++] = c;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (r->host.flags[i] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE))
+    int64_t p = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t run0 = p;
+        while (p < r->pairs.n && r->pa[p] == (int64_t)i)
+            p++;
+        if (p < r->pairs.n && (r->pa[p] < (int64_t)i || r->pa[p] >= (int64_t)n))
+            goto bad;   /* the join promises sorted, in-range pairs */
+        const vsg_read_result *in = &b->in[i];
+        if (in->outcome == VSG_READ_GEOM && (r->host.flags[i] & GPU_CANNOT)) {
+            if (vsg_strtree_query(idx->tree, in->box, &lists[i]) != VSG_OK)
+                goto nomem;
             for (size_t k = 0; k < lists[i].n; k++)
-                h->flat[h->off[i] + (int64_t)k] = VSG_PAIR_REFINE;
-    free(fill);
+                if (bytes_push(&hb, VSG_PAIR_REFINE))
+                    goto nomem;
+            (*cpu_rows)++;
+        } else if (in->outcome == VSG_READ_GEOM) {
+            size_t e = 0;
+            for (int64_t q = run0; q < p || e < n_extra;) {
+                int64_t jr = q < p ? r->pb[q] : INT64_MAX;
+                int64_t je = e < n_extra ? extra[e] : INT64_MAX;
+                int64_t j;
+                uint8_t c;
+                if (jr < 0 || (jr != INT64_MAX && (size_t)jr >= idx->n))
+                    goto bad;
+                if (jr <= je) {
+                    j = jr;
+                    c = r->hcls[q++];
+                    if (jr == je)
+                        e++;
+                } else {
+                    j = je;
+                    c = VSG_PAIR_REFINE;
+                    e++;
+                    if (!boxes_meet(in->box, idx->boxes + 4 * j))
+                        continue;
+                }
+                if (!idx->geoms[j])
+                    continue;
+                if (in->repaired || idx->repaired[j])
+                    c = VSG_PAIR_REFINE;
+                if (list_push(&lists[i], j) || bytes_push(&hb, c))
+                    goto nomem;
+            }
+        }
+        h->off[i + 1] = h->off[i] + (int64_t)lists[i].n;
+    }
+    if (p != r->pairs.n)
+        goto bad;
+    h->flat = hb.v ? hb.v : malloc(1);
+    return h->flat ? VSG_OK : VSG_ERR_NOMEM;
+nomem:
+    free(hb.v);
+    return VSG_ERR_NOMEM;
+bad:
+    free(hb.v);
+    return VSG_ERR_GPU_KERNEL;
+}
+
+/* Method rows the index kept but the GPU pipeline could not take. */
+static vsg_status method_extra(const vsg_method_index *idx, int64_t **extra, size_t *n_extra)
+{
+    *extra = NULL;
+    *n_extra = 0;
+    if (idx->col_unsupported <= 0)
+        return VSG_OK;
+    *extra = malloc((size_t)idx->col_unsupported * sizeof **extra);
+    if (!*extra)
+        return VSG_ERR_NOMEM;
+    for (size_t j = 0; j < idx->n; j++)
+        if (idx->geoms[j] && (idx->col->flags[j] & GPU_CANNOT))
+            (*extra)[(*n_extra)++] = (int64_t)j;
     return VSG_OK;
 }
 
@@ -205,17 +262,6 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
         return st;
     if (!idx->col)
         return VSG_OK;   /* the index was built without the GPU pipeline */
-    if (idx->col_unsupported > 0) {
-        vsg_gpu_note_rerun(e, (int64_t)b->n,
-                           "the method layer has geometries the GPU pipeline does not take "
-                           "(e.g. GeometryCollection); candidate search on the CPU");
-        return e->opts.gpu.strict
-                   ? vsg_engine_fail(e, VSG_ERR_UNSUPPORTED, -1, -1,
-                                     "the method layer has %lld geometries the GPU pipeline "
-                                     "does not take (e.g. GeometryCollection)",
-                                     (long long)idx->col_unsupported)
-                   : VSG_OK;
-    }
     filter_run r;
     memset(&r, 0, sizeof r);
     vsg_columnar_init(&r.host);
@@ -237,14 +283,20 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
         return vsg_gpu_fallback(e, st, (int64_t)b->n, "candidate search");
     }
     *lists = calloc(b->n ? b->n : 1, sizeof **lists);
-    int64_t cpu_rows = 0;
-    st = *lists ? build_lists(b, idx, &r, *lists, hints, &cpu_rows) : VSG_ERR_NOMEM;
+    int64_t cpu_rows = 0, *extra = NULL;
+    size_t n_extra = 0;
+    st = *lists ? method_extra(idx, &extra, &n_extra) : VSG_ERR_NOMEM;
+    if (st == VSG_OK)
+        st = build_lists(b, idx, &r, extra, n_extra, *lists, hints, &cpu_rows);
+    free(extra);
     run_free(x, &r);
     if (st != VSG_OK) {
         vsg_candidates_free(*lists, b->n);
         *lists = NULL;
         vsg_pair_hints_free(hints);
-        return vsg_engine_fail(e, st, -1, -1, "out of memory building candidate lists");
+        return st == VSG_ERR_GPU_KERNEL
+                   ? vsg_gpu_fallback(e, st, (int64_t)b->n, "candidate search (malformed pairs)")
+                   : vsg_engine_fail(e, st, -1, -1, "out of memory building candidate lists");
     }
     int64_t pairs = hints->off[b->n];
     e->counts.candidate_pairs += pairs;
@@ -252,6 +304,12 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
     vsg_gpu_note_rerun(e, cpu_rows,
                        "geometries of a type the GPU pipeline does not take (e.g. "
                        "GeometryCollection) were searched on the CPU");
+    if (n_extra > 0 && idx->serial != e->gpu->method_noted) {
+        e->gpu->method_noted = idx->serial;
+        vsg_gpu_note_rerun(e, (int64_t)n_extra,
+                           "method geometries of a type the GPU pipeline does not take (e.g. "
+                           "GeometryCollection) were matched on the CPU");
+    }
     *used = 1;
     return VSG_OK;
 }

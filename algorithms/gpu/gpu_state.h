@@ -28,6 +28,7 @@ typedef struct vsg_gpu_state {
     uint64_t method_serial;
     vsg_columnar method_dev;
     double *method_boxes;
+    uint64_t method_noted;    /* serial whose unsupported rows were counted */
 } vsg_gpu_state;
 
 /* The backend, opened on first call; NULL when the GPU pipeline is not

@@ -1,0 +1,411 @@
+"""The benchmark workloads (bench/workloads/generate.py) and the C measuring
+tools (bench/tools: vsgbench_measure, vsgbench_algebra).
+
+The generator writes GeoPackages with sqlite3 alone (the GPU host has no
+GDAL Python bindings), so GDAL itself checks here what it wrote: the files
+open, hold the counts the manifest promises, have a working R-tree index and
+valid polygons, and the tessellations are coverages of their square. Two
+runs with the same seed give the same bytes. The tools run on the generated
+files and are checked against GDAL's Python API (through ctest, whose
+environment gives VSGPU_BUILD_DIR; skipped with the reason otherwise).
+"""
+import hashlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from osgeo import ogr
+
+pytest.importorskip("numpy", reason="the workload generators need numpy")
+pytest.importorskip("scipy", reason="the workload generators need scipy "
+                    "(apt-get install python3-scipy)")
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+GENERATE = REPO / "bench" / "workloads" / "generate.py"
+SIDE = 100000.0           # the square of the generated workloads
+SMOKE_VERTICES = 5000     # the smoke scale's budget (input + method)
+SYNTHETIC = ["overlay", "clip_rect", "clip_layer", "dissolve_coverage",
+             "dissolve_overlap"]
+KEYS = {"name", "op", "input", "method", "rect", "group_by", "group_expr",
+        "input_features", "input_vertices", "method_features",
+        "method_vertices", "description"}
+
+
+def _generate(out, scale="smoke", seed=None, only=None):
+    cmd = [sys.executable, str(GENERATE), "--scale", scale, "--out", str(out),
+           "--quiet"]
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
+    if only:
+        cmd += ["--only", only]
+    subprocess.run(cmd, check=True, timeout=300)
+    with open(os.path.join(out, "manifest.json")) as f:
+        return json.load(f)
+
+
+def _digest(path):
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    out = tmp_path_factory.mktemp("smoke")
+    return out, _generate(out)
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    out = tmp_path_factory.mktemp("real")
+    return out, _generate(out, scale="real")
+
+
+def _layers(w):
+    yield "input", w["input"]
+    if w["method"]:
+        yield "method", w["method"]
+
+
+def _open_layer(ref):
+    ds = ogr.Open(ref["path"])
+    assert ds is not None, ref["path"]
+    lyr = ds.GetLayerByName(ref["layer"])
+    assert lyr is not None, ref
+    return ds, lyr
+
+
+def _vertices(g):
+    n = g.GetGeometryCount()
+    if n == 0:
+        return g.GetPointCount()
+    return sum(_vertices(g.GetGeometryRef(i)) for i in range(n))
+
+
+def _counts(ref):
+    ds, lyr = _open_layer(ref)
+    nf = nv = 0
+    for f in lyr:
+        nf += 1
+        g = f.GetGeometryRef()
+        nv += _vertices(g) if g is not None else 0
+    return nf, nv
+
+
+###############################################################################
+# the manifest and the files
+
+
+def test_manifest_lists_every_workload_with_the_contract_keys(smoke):
+    out, m = smoke
+    assert m["scale"] == "smoke" and m["seed"] == 42
+    assert [w["name"] for w in m["workloads"]] == SYNTHETIC
+    ops = {w["name"]: w["op"] for w in m["workloads"]}
+    assert ops == {"overlay": "intersection", "clip_rect": "clip_rect",
+                   "clip_layer": "clip", "dissolve_coverage": "dissolve",
+                   "dissolve_overlap": "dissolve"}
+    for w in m["workloads"]:
+        assert set(w) == KEYS, w["name"]
+        assert w["input"]["path"] == str(out / (w["name"] + ".gpkg"))
+        assert (w["method"] is not None) == (w["op"] in ("intersection", "clip"))
+        assert (w["rect"] is not None) == (w["op"] == "clip_rect")
+        assert (w["group_by"] is not None) == (w["op"] == "dissolve")
+
+
+def test_manifest_counts_are_what_gdal_reads(smoke):
+    _, m = smoke
+    for w in m["workloads"]:
+        for role, ref in _layers(w):
+            assert _counts(ref) == (w[role + "_features"], w[role + "_vertices"]), \
+                (w["name"], role)
+
+
+def test_smoke_scale_is_about_its_vertex_budget(smoke):
+    _, m = smoke
+    for w in m["workloads"]:
+        total = w["input_vertices"] + w["method_vertices"]
+        assert 0.8 * SMOKE_VERTICES <= total <= 1.2 * SMOKE_VERTICES, (w["name"], total)
+
+
+def test_every_layer_has_a_working_spatial_index(smoke):
+    _, m = smoke
+    for w in m["workloads"]:
+        for _, ref in _layers(w):
+            ds, lyr = _open_layer(ref)
+            sql = "SELECT HasSpatialIndex('%s', 'geom')" % ref["layer"]
+            res = ds.ExecuteSQL(sql)
+            assert res.GetNextFeature().GetField(0) == 1, (w["name"], ref)
+            ds.ReleaseResultSet(res)
+            # the R-tree holds every feature's envelope: a direct query finds
+            # (at least: its float32 boxes round outwards) what a brute-force
+            # envelope test finds, and GDAL's spatial filter, which uses it,
+            # returns exactly the features that intersect the rectangle
+            xmin, xmax, ymin, ymax = lyr.GetExtent()
+            qx0 = xmin + 0.3 * (xmax - xmin)
+            qx1 = xmin + 0.45 * (xmax - xmin)
+            qy0 = ymin + 0.5 * (ymax - ymin)
+            qy1 = ymin + 0.7 * (ymax - ymin)
+            rect = ogr.CreateGeometryFromWkt(
+                "POLYGON ((%r %r,%r %r,%r %r,%r %r,%r %r))"
+                % (qx0, qy0, qx1, qy0, qx1, qy1, qx0, qy1, qx0, qy0))
+            by_envelope, by_geometry = set(), set()
+            for f in lyr:
+                g = f.GetGeometryRef()
+                e = g.GetEnvelope()
+                if e[0] <= qx1 and e[1] >= qx0 and e[2] <= qy1 and e[3] >= qy0:
+                    by_envelope.add(f.GetFID())
+                    if g.Intersects(rect):
+                        by_geometry.add(f.GetFID())
+            res = ds.ExecuteSQL(
+                'SELECT id FROM "rtree_%s_geom" WHERE maxx >= %r AND minx <= %r '
+                'AND maxy >= %r AND miny <= %r' % (ref["layer"], qx0, qx1, qy0, qy1))
+            from_rtree = {f.GetField(0) for f in res}
+            ds.ReleaseResultSet(res)
+            assert by_envelope and from_rtree >= by_envelope, (w["name"], ref["layer"])
+            assert len(from_rtree) <= len(by_envelope) + 2
+            lyr.SetSpatialFilter(rect)
+            got = {f.GetFID() for f in lyr}
+            lyr.SetSpatialFilter(None)
+            assert by_geometry and got == by_geometry, (w["name"], ref["layer"])
+
+
+def test_geometries_are_valid_polygons(smoke):
+    _, m = smoke
+    for w in m["workloads"]:
+        for _, ref in _layers(w):
+            ds, lyr = _open_layer(ref)
+            for f in lyr:
+                g = f.GetGeometryRef()
+                assert g is not None and not g.IsEmpty()
+                assert g.GetGeometryType() == ogr.wkbPolygon
+                assert g.IsValid(), (w["name"], ref["layer"], f.GetFID())
+
+
+def _union_of_layer(ref):
+    ds, lyr = _open_layer(ref)
+    coll = ogr.Geometry(ogr.wkbMultiPolygon)
+    total = 0.0
+    for f in lyr:
+        g = f.GetGeometryRef()
+        total += g.GetArea()
+        coll.AddGeometry(g)
+    return coll.UnionCascaded(), total
+
+
+def test_tessellations_are_coverages_of_the_square(smoke):
+    _, m = smoke
+    w = {w["name"]: w for w in m["workloads"]}
+    for name, role in (("overlay", "input"), ("overlay", "method"),
+                       ("clip_rect", "input"), ("clip_layer", "input"),
+                       ("dissolve_coverage", "input")):
+        union, total = _union_of_layer(w[name][role])
+        # no overlap: the areas add up to the square; no gap: the union is
+        # the square, one polygon without holes
+        assert total == pytest.approx(SIDE * SIDE, rel=1e-12), (name, role)
+        assert union.GetGeometryType() == ogr.wkbPolygon, (name, role)
+        assert union.GetGeometryCount() == 1, (name, role)
+        assert union.GetArea() == pytest.approx(SIDE * SIDE, rel=1e-12)
+
+
+def test_dissolve_workloads_have_several_groups_of_several_members(smoke):
+    _, m = smoke
+    for w in m["workloads"]:
+        if w["op"] != "dissolve":
+            continue
+        ds, lyr = _open_layer(w["input"])
+        groups = {}
+        for f in lyr:
+            k = f.GetField(w["group_by"])
+            groups[k] = groups.get(k, 0) + 1
+        assert len(groups) >= 2, w["name"]
+        assert max(groups.values()) >= 5, w["name"]
+
+
+def test_clip_layer_method_is_few_large_concave_overlapping_polygons(smoke):
+    _, m = smoke
+    w = next(w for w in m["workloads"] if w["name"] == "clip_layer")
+    ds, lyr = _open_layer(w["method"])
+    geoms = [f.GetGeometryRef().Clone() for f in lyr]
+    assert 4 <= len(geoms) <= 8
+    assert any(g.GetGeometryCount() > 1 for g in geoms)          # a hole
+    assert all(g.ConvexHull().GetArea() > g.GetArea() * 1.01 for g in geoms)
+    assert any(a.Intersection(b).GetArea() > 0
+               for i, a in enumerate(geoms) for b in geoms[i + 1:])   # overlaps
+    square = ogr.CreateGeometryFromWkt(
+        "POLYGON ((0 0,%g 0,%g %g,0 %g,0 0))" % (SIDE, SIDE, SIDE, SIDE))
+    union = ogr.Geometry(ogr.wkbMultiPolygon)
+    for g in geoms:
+        union.AddGeometry(g)
+    covered = union.UnionCascaded().Intersection(square).GetArea()
+    assert 0 < covered < 0.99 * SIDE * SIDE                       # gaps
+
+
+###############################################################################
+# determinism
+
+
+def test_same_seed_same_bytes(smoke, tmp_path):
+    out, m = smoke
+    again = _generate(tmp_path)
+    assert [w["name"] for w in again["workloads"]] == [w["name"] for w in m["workloads"]]
+    for name in SYNTHETIC:
+        assert _digest(out / (name + ".gpkg")) == _digest(tmp_path / (name + ".gpkg")), name
+
+
+def test_only_gives_the_same_file_and_another_seed_another(smoke, tmp_path):
+    out, _ = smoke
+    one = _generate(tmp_path / "only", only="clip_layer")
+    assert [w["name"] for w in one["workloads"]] == ["clip_layer"]
+    assert _digest(out / "clip_layer.gpkg") == _digest(tmp_path / "only" / "clip_layer.gpkg")
+    _generate(tmp_path / "seed7", seed=7, only="clip_layer")
+    assert _digest(out / "clip_layer.gpkg") != _digest(tmp_path / "seed7" / "clip_layer.gpkg")
+
+
+###############################################################################
+# the real-data group
+
+
+def test_real_workloads_use_data_in_place_with_counts_gdal_agrees_with(real):
+    out, m = real
+    assert m["scale"] == "real"
+    names = [w["name"] for w in m["workloads"]]
+    assert "real_counties_x_states" in names and "real_counties_dissolve_states" in names
+    data = str(REPO / "data")
+    for w in m["workloads"]:
+        assert set(w) == KEYS, w["name"]
+        assert w["input"]["path"].startswith(data + os.sep), w["name"]
+        for role, ref in _layers(w):
+            assert os.path.exists(ref["path"])
+            assert _counts(ref) == (w[role + "_features"], w[role + "_vertices"]), \
+                (w["name"], role)
+    grid = next(w for w in m["workloads"] if w["name"] == "real_nybb_x_grid")
+    assert grid["method"]["path"] == str(out / "real_nybb_grid.gpkg")
+    # the grid is in the boroughs' CRS
+    nds, nybb = _open_layer(grid["input"])
+    gds, glyr = _open_layer(grid["method"])
+    assert glyr.GetSpatialRef().IsSame(nybb.GetSpatialRef())
+    assert gds.ExecuteSQL("SELECT HasSpatialIndex('grid', 'geom')").GetNextFeature().GetField(0) == 1
+
+
+###############################################################################
+# the C tools
+
+
+@pytest.fixture(scope="module")
+def tools():
+    build = os.environ.get("VSGPU_BUILD_DIR")
+    if not build:
+        pytest.skip("VSGPU_BUILD_DIR is not set (ctest sets it): cannot find "
+                    "the bench tools")
+    paths = {t: os.path.join(build, "bench", t)
+             for t in ("vsgbench_measure", "vsgbench_algebra")}
+    missing = [p for p in paths.values() if not os.access(p, os.X_OK)]
+    if missing:
+        pytest.skip("bench tools not built (VSGPU_BUILD_BENCH=OFF?): %s" % ", ".join(missing))
+    return paths
+
+
+def _run_json(cmd, expect_rc=0):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert p.returncode == expect_rc, (cmd, p.returncode, p.stderr)
+    return json.loads(p.stdout) if p.stdout.strip() else None
+
+
+def test_measure_agrees_with_gdal(smoke, tools):
+    _, m = smoke
+    for w in m["workloads"]:
+        for role, ref in _layers(w):
+            cmd = [tools["vsgbench_measure"], ref["path"], ref["layer"]]
+            if role == "input" and w["group_by"]:
+                cmd += ["--group", w["group_by"]]
+            got = _run_json(cmd)
+            ds, lyr = _open_layer(ref)
+            area = length = 0.0
+            groups = {}
+            for f in lyr:
+                g = f.GetGeometryRef()
+                area += g.GetArea()
+                for i in range(g.GetGeometryCount()):
+                    length += g.GetGeometryRef(i).Length()
+                if "groups" in got:
+                    k = f.GetFieldAsString(w["group_by"])
+                    groups[k] = groups.get(k, 0.0) + g.GetArea()
+            assert got["features"] == w[role + "_features"]
+            assert got["vertices"] == w[role + "_vertices"]
+            assert got["null_geometries"] == 0 and got["empty_geometries"] == 0
+            assert got["invalid"] == 0
+            assert got["geometry_types"] == {"POLYGON": got["features"]}
+            assert got["total_area"] == pytest.approx(area, rel=1e-12)
+            assert got["total_length"] == pytest.approx(length, rel=1e-12)
+            if "groups" in got:
+                assert set(got["groups"]) == set(groups)
+                for k, v in groups.items():
+                    assert got["groups"][k] == pytest.approx(v, rel=1e-12), k
+
+
+def test_measure_counts_invalid_and_empty_real_counties(tools, counties_gpkg):
+    got = _run_json([tools["vsgbench_measure"], counties_gpkg, "counties"])
+    ds = ogr.Open(counties_gpkg)
+    invalid = empty = 0
+    for f in ds.GetLayerByName("counties"):
+        g = f.GetGeometryRef()
+        if g is None:
+            continue
+        if g.IsEmpty():
+            empty += 1
+        elif not g.IsValid():
+            invalid += 1
+    assert invalid > 0
+    assert (got["invalid"], got["empty_geometries"]) == (invalid, empty)
+
+
+def test_algebra_intersection_of_two_coverages_covers_the_square(smoke, tools, tmp_path):
+    _, m = smoke
+    w = next(w for w in m["workloads"] if w["name"] == "overlay")
+    out = str(tmp_path / "x.gpkg")
+    res = _run_json([tools["vsgbench_algebra"], "intersection",
+                     w["input"]["path"], w["input"]["layer"],
+                     w["method"]["path"], w["method"]["layer"], out])
+    assert res["error"] is None and res["wall_s"] > 0
+    got = _run_json([tools["vsgbench_measure"], out, "result"])
+    assert got["features"] == res["features"]
+    assert res["features"] >= max(w["input_features"], w["method_features"])
+    assert got["total_area"] == pytest.approx(SIDE * SIDE, rel=1e-9)
+    assert got["null_geometries"] == 0
+
+
+def test_algebra_clip_matches_gdal_python(smoke, tools, tmp_path):
+    _, m = smoke
+    w = next(w for w in m["workloads"] if w["name"] == "clip_layer")
+    out = str(tmp_path / "c.gpkg")
+    res = _run_json([tools["vsgbench_algebra"], "clip",
+                     w["input"]["path"], w["input"]["layer"],
+                     w["method"]["path"], w["method"]["layer"], out,
+                     "--skip-failures"])
+    assert res["error"] is None
+    got = _run_json([tools["vsgbench_measure"], out, "result"])
+    # the same operation through the Python bindings, into memory
+    ads, a = _open_layer(w["input"])
+    bds, b = _open_layer(w["method"])
+    mem = ogr.GetDriverByName("Memory").CreateDataSource("")
+    r = mem.CreateLayer("r", None, ogr.wkbMultiPolygon)
+    assert a.Clip(b, r, ["PROMOTE_TO_MULTI=YES",
+                         "KEEP_LOWER_DIMENSION_GEOMETRIES=NO"]) == 0
+    area = sum(f.GetGeometryRef().GetArea() for f in r)
+    assert res["features"] == r.GetFeatureCount() > 0
+    assert got["total_area"] == pytest.approx(area, rel=1e-12)
+
+
+def test_algebra_reports_errors_as_json(smoke, tools, tmp_path):
+    _, m = smoke
+    w = m["workloads"][0]
+    res = _run_json([tools["vsgbench_algebra"], "intersection",
+                     w["input"]["path"], "no_such_layer",
+                     w["input"]["path"], w["input"]["layer"],
+                     str(tmp_path / "e.gpkg")], expect_rc=1)
+    assert res["features"] == 0 and "not found" in res["error"]
+    p = subprocess.run([tools["vsgbench_measure"], w["input"]["path"],
+                        w["input"]["layer"], "--group", "no_such_field"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "no_such_field" in p.stderr
