@@ -56,8 +56,10 @@ void vsg_gpu_get_stats(const vsg_gpu *g, vsg_gpu_stats *s);
 vsg_status vsg_gpu_alloc(vsg_gpu *g, size_t bytes, void **out);
 void vsg_gpu_free(vsg_gpu *g, void *p);
 vsg_status vsg_gpu_memset(vsg_gpu *g, void *p, int value, size_t bytes);
-/* Asynchronous copies on the stream (pageable host memory is staged by
- * CUDA; large transfers go through a pinned staging buffer). */
+/* Asynchronous copies on the stream. Pageable host memory is staged by
+ * CUDA: the call has read (h2d) or written (d2h) the host buffer when it
+ * returns. Page-locked host memory must stay untouched until a sync.
+ * d2d regions must not overlap. */
 vsg_status vsg_gpu_h2d(vsg_gpu *g, void *dst, const void *src, size_t bytes);
 vsg_status vsg_gpu_d2h(vsg_gpu *g, void *dst, const void *src, size_t bytes);
 vsg_status vsg_gpu_d2d(vsg_gpu *g, void *dst, const void *src, size_t bytes);

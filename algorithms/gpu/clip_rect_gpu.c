@@ -3,10 +3,12 @@
  *
  * Semantics match the CPU engine's rectangle clip row for row: a row whose
  * clip is empty gives no result; PROMOTE_TO_MULTI wraps single geometries;
- * nulls and empties are counted as the CPU read counts them. What the GPU
- * does not check is polygon validity (docs/robustness.md): structural
- * defects send the row to the CPU engine, self-intersections are clipped as
- * given.
+ * nulls and empties are counted as the CPU read counts them. The clip
+ * kernel assumes valid input, and the CPU engine applies VSGPU_INVALID to
+ * every row that can meet the rectangle: so does this pipeline, in a
+ * "validate" stage on the host (GEOS, in parallel, while the device
+ * clips): a row that is not valid as given goes to the CPU engine, which
+ * repairs, skips or fails it exactly as without the GPU.
  */
 #include "gpu/clip_rect_gpu.h"
 
@@ -23,8 +25,50 @@ typedef struct {
     vsg_columnar host, dev, clip_dev, clip;
     double *boxes;
     uint8_t *row_cpu_dev;
-    uint8_t *row_cpu;        /* host */
+    uint8_t *row_cpu;        /* host: the kernel's verdict, then OR invalid */
+    uint8_t *invalid;        /* host: not valid as given (validate stage)   */
 } rect_run;
+
+/* ---- validate: the CPU engine's validity test, on the rows that can meet
+ * the rectangle (the CPU engine never reads the others) ------------------ */
+typedef struct {
+    vsg_engine *e;
+    const vsg_wkb_array *input;
+    const vsg_columnar *c;
+    const double *rect;
+    uint8_t *invalid;
+} validate_ctx;
+
+static void validate_task(void *vc, size_t g, int wid)
+{
+    validate_ctx *v = vc;
+    const vsg_columnar *c = v->c;
+    v->invalid[g] = 0;
+    if (c->flags[g] & (VSG_GF_NULL | VSG_GF_EMPTY | VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
+                       VSG_GF_NONFINITE))
+        return;   /* the kernel hands these over, or they need no check */
+    int64_t c0 = c->ring_coord[c->part_ring[c->geom_part[g]]];
+    int64_t c1 = c->ring_coord[c->part_ring[c->geom_part[g + 1]]];
+    if (c1 <= c0)
+        return;
+    double x0 = c->x[c0], x1 = x0, y0 = c->y[c0], y1 = y0;
+    for (int64_t k = c0 + 1; k < c1; k++) {
+        x0 = c->x[k] < x0 ? c->x[k] : x0;
+        x1 = c->x[k] > x1 ? c->x[k] : x1;
+        y0 = c->y[k] < y0 ? c->y[k] : y0;
+        y1 = c->y[k] > y1 ? c->y[k] : y1;
+    }
+    const double *r = v->rect;
+    if (x1 < r[0] || x0 > r[2] || y1 < r[1] || y0 > r[3])
+        return;   /* outside: no result either way */
+    vsg_worker *w = &v->e->workers[wid];
+    GEOSGeometry *geom = GEOSWKBReader_read_r(w->ctx, w->reader, v->input->wkb[g],
+                                              v->input->size[g]);
+    /* unreadable by GEOS (e.g. an unclosed ring): the CPU engine decides */
+    v->invalid[g] = (uint8_t)(!geom || GEOSisValid_r(w->ctx, geom) != 1);
+    if (geom)
+        GEOSGeom_destroy_r(w->ctx, geom);
+}
 
 static void run_free(vsg_exec *x, rect_run *r)
 {
@@ -35,9 +79,11 @@ static void run_free(vsg_exec *x, rect_run *r)
     vsg_exec_free(x, r->boxes);
     vsg_exec_free(x, r->row_cpu_dev);
     free(r->row_cpu);
+    free(r->invalid);
 }
 
-static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r)
+static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
+                                 validate_ctx *vc, vsg_engine *e)
 {
     int64_t n = r->host.n_geoms;
     vsg_exec_stage_begin(x, "h2d");
@@ -54,6 +100,10 @@ static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r)
         st = vsg_stage_rect_clip(x, &in, r->boxes, rect, &r->clip_dev, r->row_cpu_dev);
     if (st != VSG_OK)
         return st;
+    /* The device has the fill pass queued; check validity meanwhile. */
+    double t0 = vsg_now_s();
+    vsg_pool_run(e->pool, (size_t)n, validate_task, vc);
+    vsg_profile_add(e->profile, "validate", "CPU", vsg_now_s() - t0, n, 0, 0, 0, 0);
     r->row_cpu = malloc(n ? (size_t)n : 1);
     if (!r->row_cpu)
         return VSG_ERR_NOMEM;
@@ -168,10 +218,11 @@ static vsg_status merge(size_t n, unsigned char **wkb, size_t *size, vsg_result 
     return VSG_OK;
 }
 
-static void count_rows(vsg_engine *e, const rect_run *r, int64_t *n_cpu)
+static void count_rows(vsg_engine *e, rect_run *r, int64_t *n_cpu)
 {
     *n_cpu = 0;
     for (int64_t g = 0; g < r->host.n_geoms; g++) {
+        r->row_cpu[g] |= r->invalid[g];
         if (r->row_cpu[g]) {
             (*n_cpu)++;
             continue;
@@ -210,7 +261,13 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
         run_free(x, &r);
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the batch");
     }
-    st = run_on_backend(x, rect, &r);
+    r.invalid = calloc(n ? n : 1, 1);
+    if (!r.invalid) {
+        run_free(x, &r);
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+    validate_ctx vc = {e, input, &r.host, rect, r.invalid};
+    st = run_on_backend(x, rect, &r, &vc, e);
     vsg_exec_flush_profile(x, e->profile);
     if (st != VSG_OK) {
         run_free(x, &r);
@@ -243,8 +300,9 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory encoding results");
     else if (n_cpu > 0) {
         vsg_gpu_note_rerun(e, n_cpu,
-                           "rows the GPU rectangle clip does not take (Z coordinates, "
-                           "unsupported types, undecidable cases) ran on the CPU engine");
+                           "rows the GPU rectangle clip does not take (invalid as given, Z "
+                           "coordinates, unsupported types, degenerate cases) ran on the CPU "
+                           "engine");
         /* vsg_clip_rect_cpu counts these rows itself (input_rows too) */
         e->counts.input_rows -= n_cpu;
         st = run_cpu_rows(e, rect, input, r.row_cpu, n_cpu, &cpu_out, &cpu_rows);

@@ -324,13 +324,6 @@ def _cross_check(cpu, path, sql, open_options, config):
     op = cpu["metadata"].get("OPERATION")
     label = "%s on the GPU pipeline (%s backend)" % (op, cfg["VSGPU_GPU_BACKEND"])
     md = gpu["metadata"]
-    if op == "ST_ClipByRect" and (int(cpu["metadata"].get("INVALID_REPAIRED", 0))
-                                  or int(cpu["metadata"].get("INVALID_SKIPPED", 0))):
-        # Documented difference (docs/robustness.md): the GPU rectangle clip
-        # does not test polygon validity, so it neither repairs nor skips.
-        assert gpu["features"] is not None, "%s failed: %s" % (label, gpu["errors"].errors)
-        CROSS_CHECKS["skipped_invalid"] += 1
-        return
     assert gpu["features"] is not None, "%s failed: %s" % (label, gpu["errors"].errors)
     assert md.get("SELECTED_RUNTIME") == "GPU", "%s: runtime %s" % (label, md.get("SELECTED_RUNTIME"))
     assert gpu["schema"] == cpu["schema"], label
