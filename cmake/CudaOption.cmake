@@ -9,6 +9,12 @@ if(NOT _vsgpu_cuda STREQUAL "OFF")
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # Turing to Hopper as real code, plus PTX of the newest for later GPUs.
+    # Set before enable_language(CUDA), which would otherwise fill in the
+    # compiler's own default (a single old architecture).
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90")
+    endif()
     enable_language(CUDA)
     set(VSGPU_HAVE_CUDA ON)
   elseif(_vsgpu_cuda STREQUAL "ON")

@@ -2,9 +2,9 @@
 # The benchmark rail on the GPU host. Runs from the repository root with the
 # ignored folder .device/ carried (scripts/gpu-host-prepare.sh makes it):
 #   .device/gdal-rt.tar.xz          GDAL 3.6 tools and libraries (the host has no GDAL)
-#   .device/vsgpu/ogr_VSGPU.so      the CUDA-enabled plugin, and .device/vsgpu/COMMIT
-#   .device/bench/vsgbench_algebra  GDAL's OGRLayer::Intersection/Clip, timed
-#   .device/bench/vsgbench_measure  the output measure of the correctness check
+#   .device/build/gdalplugins/ogr_VSGPU.so   the CUDA-enabled plugin (and .device/build/COMMIT)
+#   .device/build/bench/vsgbench_algebra  GDAL's OGRLayer::Intersection/Clip, timed
+#   .device/build/bench/vsgbench_measure  the output measure of the correctness check
 # Builds nothing. Generates the workloads into /tmp, runs bench/rail.py with
 # the host's python3 (numpy, scipy, matplotlib; no GDAL bindings needed) and
 # writes rail.json, rail.md, rail.log and plots.tar (plots/ and the workload
@@ -36,8 +36,8 @@ export GDAL_RT=${GDAL_RT:-/opt/gdal-rt}
 mkdir -p "$out" "$GDAL_RT"
 [ -x "$GDAL_RT/bin/ogr2ogr" ] || tar xJf .device/gdal-rt.tar.xz -C "$GDAL_RT"
 . "$GDAL_RT/env.sh"
-plugin=$PWD/.device/vsgpu
-tools=$PWD/.device/bench
+plugin=$PWD/.device/build/gdalplugins
+tools=$PWD/.device/build/bench
 for f in "$plugin/ogr_VSGPU.so" "$tools/vsgbench_measure" "$tools/vsgbench_algebra"; do
   [ -e "$f" ] || { echo "bench-gpu-host: $f is missing (run scripts/gpu-host-prepare.sh here first)" | tee "$out/rail.log"; exit 2; }
 done
@@ -55,7 +55,7 @@ esac
 left=$(( budget - ($(date +%s) - t0) ))
 echo "bench-gpu-host: scales $scales, $left s for the rail" | tee "$out/rail.log"
 "$py" bench/rail.py --plugin-dir "$plugin" --tools-dir "$tools" \
-  --commit-file "$plugin/COMMIT" --scale "$scales" --data-dir /tmp/vsgpu-bench-workloads \
+  --commit-file "$PWD/.device/build/COMMIT" --scale "$scales" --data-dir /tmp/vsgpu-bench-workloads \
   --out "$out" --budget-s "$left" "${args[@]}" 2>&1 | tee -a "$out/rail.log"
 rc=${PIPESTATUS[0]}
 # At most 8 files come back from the device: the plots and the workload

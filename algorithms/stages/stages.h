@@ -52,7 +52,7 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_
                               const vsg_pairs *pairs, uint8_t *cls);
 
 /* ---- rect_clip -------------------------------------------------------------
- * GEOSClipByRect semantics (docs/robustness.md lists every difference) for
+ * GEOSClipByRect semantics (docs/rect-clip.md lists every difference) for
  * each geometry of `in`; rect = xmin, ymin, xmax, ymax (finite, min <= max).
  * out (allocated on x) has in->n_geoms geometries, out geometry g being the
  * clip of input g: flag VSG_GF_EMPTY when the clip is empty, otherwise
