@@ -35,6 +35,7 @@ py=${VSGPU_PYTHON:-python3}
 export GDAL_RT=${GDAL_RT:-/opt/gdal-rt}
 mkdir -p "$out" "$GDAL_RT"
 [ -x "$GDAL_RT/bin/ogr2ogr" ] || tar xJf .device/gdal-rt.tar.xz -C "$GDAL_RT"
+[ -d .device/build ] || tar xJf .device/build.tar.xz -C .device
 . "$GDAL_RT/env.sh"
 plugin=$PWD/.device/build/gdalplugins
 tools=$PWD/.device/build/bench

@@ -18,6 +18,7 @@ here=$PWD
 out=${OUT:-/tmp/vsgpu-out}
 mkdir -p "$out" /opt/gdal-rt /opt/py-rt
 tar xJf .device/gdal-rt.tar.xz -C /opt/gdal-rt
+[ -d .device/build ] || tar xJf .device/build.tar.xz -C .device
 [ -f .device/py-rt.tar.xz ] && tar xJf .device/py-rt.tar.xz -C /opt/py-rt
 . /opt/gdal-rt/env.sh
 build=$here/.device/build
