@@ -44,6 +44,7 @@ vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out)
             goto fail;
     if ((st = vsg_pool_create(e->n_threads, &e->pool)) != VSG_OK)
         goto fail;
+    vsg_gpu_prestart(e);
     *out = e;
     return VSG_OK;
 fail:

@@ -27,6 +27,12 @@ extern "C" {
  * missing", "no CUDA device", ...). Never aborts; safe without a driver. */
 int vsg_cuda_probe(char *msg, size_t msg_len);
 
+/* Starts CUDA on a helper thread (once per process) so that its start-up
+ * overlaps with other work; vsg_cuda_warmup_wait joins it. Both are safe to
+ * call any number of times, and without a driver. */
+void vsg_cuda_warmup_start(int device);
+void vsg_cuda_warmup_wait(void);
+
 typedef struct vsg_gpu vsg_gpu;
 
 typedef struct {

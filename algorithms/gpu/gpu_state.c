@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef VSGPU_HAVE_CUDA
+#include "vsgpu_cuda.h"
+#endif
+
 static vsg_gpu_state *state_of(vsg_engine *e)
 {
     if (!e->gpu) {
@@ -41,6 +45,9 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
     if (o->backend == VSG_GPU_BACKEND_HOST) {
         s = vsg_exec_create_host(&g->x);
     } else {
+#ifdef VSGPU_HAVE_CUDA
+        vsg_cuda_warmup_wait();
+#endif
         vsg_gpu_config cfg;
         vsg_gpu_config_init(&cfg);
         cfg.device = o->device;
@@ -91,8 +98,22 @@ void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)
         keep_note(g, "%s%s", why, "");
 }
 
+void vsg_gpu_prestart(vsg_engine *e)
+{
+#ifdef VSGPU_HAVE_CUDA
+    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
+        vsg_cuda_warmup_start(e->opts.gpu.device);
+#else
+    (void)e;
+#endif
+}
+
 void vsg_gpu_state_destroy(vsg_engine *e)
 {
+#ifdef VSGPU_HAVE_CUDA
+    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
+        vsg_cuda_warmup_wait();
+#endif
     vsg_gpu_state *g = e->gpu;
     if (!g)
         return;

@@ -45,7 +45,12 @@ vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const ch
  * (unsupported type, Z, undecided): counted, first reason kept. */
 void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why);
 
-/* Frees the backend and everything on it. */
+/* At engine creation: starts CUDA on a helper thread when the pipeline
+ * will run on the device, so that its start-up overlaps with reading the
+ * sources (cuda/warmup.cu). */
+void vsg_gpu_prestart(vsg_engine *e);
+
+/* Frees the backend and everything on it (and waits for the warm-up). */
 void vsg_gpu_state_destroy(vsg_engine *e);
 
 #endif
