@@ -120,6 +120,11 @@ def smoke(tmp_path_factory):
         if not os.access(os.path.join(build, "bench", tool), os.X_OK):
             pytest.skip("%s/bench/%s is missing: this build has no bench tools "
                         "(VSGPU_BUILD_BENCH=OFF?)" % (build, tool))
+    if subprocess.run([sys.executable, "-c", "import scipy.spatial"],
+                      capture_output=True).returncode != 0:
+        pytest.skip("the workload generators need scipy (apt-get install python3-scipy); "
+                    "the GPU host's carried Python has none: the rail runs there with "
+                    "the host's python3 (scripts/bench-gpu-host.sh)")
     out = tmp_path_factory.mktemp("rail")
     env = dict(os.environ, VSGPU_BUILD_DIR=build, VSGPU_PYTHON=sys.executable)
     p = subprocess.run(["bash", str(REPO / "scripts" / "bench-smoke.sh"), "--out", str(out)],
