@@ -10,6 +10,7 @@
 #include "dispatch.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <pthread.h>
@@ -65,13 +66,23 @@ static void probe_cuda(void)
  * GPU; ST_Intersection (and the PostGIS join) and ST_Clip run bounds,
  * candidate search and containment classes on the GPU and refine the rest
  * on the CPU engine. ST_Union has no GPU pipeline yet.
- * The crossover sizes: see docs/gpu-validation.md ("Crossover") for the
- * run on the GPU host that measured them. */
+ *
+ * Crossover: measured on the GPU host (NVIDIA H200, 16 cores, 2026-11-21;
+ * docs/gpu-validation.md, "Crossover"; commands scripts/gpu-host-check.sh
+ * and scripts/bench-gpu-host.sh): through ogr2ogr, the GPU pipeline did
+ * not beat the CPU engine on all cores at any measured size, from 250 rows
+ * up to 233,000 rows (10.5 M input vertices). Its GPU stages are fast
+ * (the rectangle clip at ~2 G vertices/s) but each statement pays ~0.33 s
+ * of CUDA start-up and teardown, and reading and writing through GDAL
+ * dominate the rest. So AUTO keeps the CPU engine (VSG_NO_CROSSOVER);
+ * VSGPU_EXECUTION_MODE=GPU runs the pipeline. A build can set a measured
+ * figure with -DVSG_CROSSOVER_CLIP_RECT_ROWS=N / -DVSG_CROSSOVER_OVERLAY_ROWS=N. */
+#define VSG_NO_CROSSOVER INT64_MAX
 #ifndef VSG_CROSSOVER_CLIP_RECT_ROWS
-#define VSG_CROSSOVER_CLIP_RECT_ROWS 2000
+#define VSG_CROSSOVER_CLIP_RECT_ROWS VSG_NO_CROSSOVER
 #endif
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
-#define VSG_CROSSOVER_OVERLAY_ROWS 2000
+#define VSG_CROSSOVER_OVERLAY_ROWS VSG_NO_CROSSOVER
 #endif
 
 int64_t vsg_dispatch_crossover(const char *operation)
@@ -111,15 +122,14 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
     }
 
     if (host_backend) {
-        /* A test of the GPU pipeline's logic: only when asked for. */
-        if (mode == VSG_MODE_GPU && has_pipeline(operation)) {
+        /* Asked for explicitly (a testing aid): the pipeline runs on the
+         * host backend whenever the operation has one, with the failure
+         * rule of the mode (GPU: fail; AUTO: rows re-run on the CPU). */
+        if (has_pipeline(operation)) {
             out->selected = VSG_RUNTIME_GPU;
             return;
         }
-        snprintf(out->reason, sizeof out->reason, "%s",
-                 mode == VSG_MODE_GPU
-                     ? "no GPU pipeline for this operation"
-                     : "VSGPU_GPU_BACKEND=HOST runs the GPU pipeline only in GPU mode");
+        snprintf(out->reason, sizeof out->reason, "no GPU pipeline for %s", operation);
     } else {
         pthread_once(&probe_once, probe_cuda);
         int64_t crossover = vsg_dispatch_crossover(operation);
@@ -129,6 +139,13 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
             snprintf(out->reason, sizeof out->reason,
                      "no GPU kernel for %s in this build (device: %s)", operation,
                      probe_message);
+        } else if (mode == VSG_MODE_AUTO && crossover == VSG_NO_CROSSOVER) {
+            snprintf(out->reason, sizeof out->reason,
+                     "no GPU crossover for %s: its GPU pipeline did not beat the CPU engine "
+                     "end to end at any size measured on the GPU host; "
+                     "VSGPU_EXECUTION_MODE=GPU runs it",
+                     operation);
+            return;   /* a policy, not a fallback: no warning */
         } else if (mode == VSG_MODE_AUTO && input_rows >= 0 && input_rows < crossover) {
             snprintf(out->reason, sizeof out->reason,
                      "%lld input rows, below the GPU crossover of %lld rows for %s",

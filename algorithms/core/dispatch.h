@@ -37,13 +37,14 @@ const char *vsg_runtime_name(vsg_runtime r);
  * input_rows: the input layer's feature count, -1 when it is not cheaply
  * known (then AUTO does not hold the size against the GPU).
  * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
- * backend (tests): no device is needed and AUTO keeps to the CPU engine.
+ * backend (tests): no device is needed; taken in AUTO too (asked for).
  * Probes CUDA lazily (first call only) when the mode allows the GPU. */
 void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
                          int host_backend, vsg_dispatch_decision *out);
 
-/* The input size from which AUTO takes the GPU for operation (rows), or -1
- * when this build has no GPU pipeline for it. */
+/* The input size from which AUTO takes the GPU for operation (rows); -1
+ * when this build has no GPU pipeline for it; INT64_MAX when it has one but
+ * no measured size where it wins (AUTO keeps the CPU engine). */
 int64_t vsg_dispatch_crossover(const char *operation);
 
 #ifdef __cplusplus

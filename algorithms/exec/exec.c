@@ -49,6 +49,12 @@ vsg_status vsg_exec_create_host(vsg_exec **out)
     return VSG_OK;
 }
 
+void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes)
+{
+    if (x->kind == VSG_EXEC_HOST)
+        x->host_limit = bytes > 0 ? bytes : 0;
+}
+
 vsg_status vsg_exec_create_gpu(const vsg_gpu_config *cfg, vsg_exec **out, char *why,
                                size_t why_len)
 {
@@ -110,6 +116,13 @@ vsg_status vsg_exec_alloc(vsg_exec *x, size_t bytes, void **out)
         return vsg_exec_gpu_alloc(x, bytes, out);
     if (bytes > (size_t)-1 - sizeof(host_hdr))
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "allocation of %zu bytes is too large", bytes);
+    if (x->host_limit > 0 && (int64_t)bytes > x->host_limit - x->stats.bytes_in_use) {
+        x->stats.failed++;
+        return vsg_exec_fail(x, VSG_ERR_GPU_OOM,
+                             "out of memory: allocation of %zu bytes refused by the pool limit of %lld bytes "
+                             "(VSGPU_GPU_POOL_LIMIT), %lld in use",
+                             bytes, (long long)x->host_limit, (long long)x->stats.bytes_in_use);
+    }
     host_hdr *h = malloc(sizeof *h + bytes);
     if (!h) {
         x->stats.failed++;

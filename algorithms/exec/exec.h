@@ -47,6 +47,9 @@ typedef struct {
 } vsg_exec_stats;
 
 vsg_status vsg_exec_create_host(vsg_exec **out);
+/* The host backend honours a pool limit too (bytes; 0: none), so that the
+ * out-of-memory path of the GPU pipeline is tested where there is no GPU. */
+void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes);
 /* Opens the device (CUDA initialised here, never earlier). Without a
  * usable driver or device: VSG_ERR_NO_GPU and the reason in why. Without
  * CUDA in the build: VSG_ERR_NO_GPU. */
@@ -71,7 +74,8 @@ void vsg_exec_free(vsg_exec *x, void *p);                           /* NULL: no-
 vsg_status vsg_exec_memset(vsg_exec *x, void *p, int value, size_t bytes);
 vsg_status vsg_exec_upload(vsg_exec *x, void *dst, const void *src, size_t bytes);
 vsg_status vsg_exec_download(vsg_exec *x, void *dst, const void *src, size_t bytes);
-vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes); /* backend to backend */
+/* backend to backend; the regions may overlap (as memmove) */
+vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes);
 vsg_status vsg_exec_sync(vsg_exec *x);
 /* One scalar from backend memory, waiting for the stream (a fence). */
 vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out);
@@ -87,7 +91,8 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
 
 /* ---- profiling rail ---------------------------------------------------- */
 /* Stages are timed on the backend's clock (CUDA events on the GPU; no
- * synchronisation is added) and pushed as NVTX ranges when asked. */
+ * synchronisation is added) and pushed as NVTX ranges when asked. Stages
+ * do not nest: begin, end, begin, end. */
 void vsg_exec_stage_begin(vsg_exec *x, const char *stage);
 void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
 /* After a sync: adds one profile record per stage timed since the last

@@ -25,6 +25,7 @@ struct vsg_exec {
     char error[512];
     char label[160];        /* "CPU (host backend)" or the GPU's name      */
     vsg_exec_stats stats;   /* host backend; the GPU's come from cuda/     */
+    int64_t host_limit;     /* host backend: bytes in use allowed, 0: any  */
     vsg_exec_stage_rec stages[VSG_EXEC_MAX_STAGES];
     int n_stages;
     int open_stage;         /* index of the stage begun and not ended, -1  */

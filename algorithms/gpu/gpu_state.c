@@ -44,6 +44,8 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
     char why[256] = "";
     if (o->backend == VSG_GPU_BACKEND_HOST) {
         s = vsg_exec_create_host(&g->x);
+        if (s == VSG_OK)
+            vsg_exec_set_host_limit(g->x, o->pool_limit);
     } else {
 #ifdef VSGPU_HAVE_CUDA
         vsg_cuda_warmup_wait();

@@ -20,6 +20,10 @@ VSGPU_CONFIG_KEYS = (
     "VSGPU_SQL_FALLBACK",
     "VSGPU_PROFILE",
     "VSGPU_GPU_BACKEND",
+    "VSGPU_GPU_POOL_LIMIT",
+    "VSGPU_GPU_OOM_SAFETY",
+    "VSGPU_GPU_MANAGED_MEMORY",
+    "VSGPU_NVTX",
 )
 
 # Every statement run through run_vsgpu() whose operation has a GPU pipeline

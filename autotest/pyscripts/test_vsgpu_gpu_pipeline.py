@@ -1,0 +1,147 @@
+"""The GPU pipeline through the driver, on the backend the suite was asked
+for (VSGPU_TEST_GPU_BACKEND: HOST in CI, CUDA on a GPU host): what it
+reports, how it counts, and its failure rule (docs/fallback.md): in AUTO a
+GPU failure re-runs the rows on the CPU engine, with one warning; in GPU
+mode it fails the statement.
+
+The results themselves are compared with the CPU engine's for every
+statement of the suite by vsgpu_util.run_vsgpu (the cross-check)."""
+
+import json
+
+import pytest
+from osgeo import gdal, ogr
+
+import vsgpu_util as vu
+
+pytestmark = pytest.mark.skipif(vu.TEST_GPU_BACKEND == "NONE",
+                                reason="VSGPU_TEST_GPU_BACKEND=NONE")
+
+BACKEND = "HOST" if vu.TEST_GPU_BACKEND == "HOST" else "CUDA"
+
+STATEMENTS = {
+    "ST_Intersection": "SELECT * FROM ST_Intersection(counties, states)",
+    "ST_Clip": "SELECT * FROM ST_Clip(counties, states)",
+    "ST_ClipByRect": "SELECT * FROM ST_ClipByRect(counties, -80, 35, -75, 40)",
+}
+
+
+def gpu_config(mode="GPU", **extra):
+    cfg = {"VSGPU_EXECUTION_MODE": mode, "VSGPU_GPU_BACKEND": BACKEND}
+    cfg.update(extra)
+    return cfg
+
+
+@pytest.mark.parametrize("op", sorted(STATEMENTS))
+def test_pipeline_runs_and_reports(counties_gpkg, op, tmp_path):
+    trace = tmp_path / "trace.json"
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
+                       config=gpu_config(VSGPU_PROFILE=str(trace)))
+    assert res["features"], res["errors"].errors
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "GPU"
+    assert int(md["GPU_ROWS"]) > 0
+    assert md["GPU_DEVICE"]
+    # counties has invalid polygons: ST_ClipByRect hands those that meet the
+    # rectangle to the CPU engine, counted and named
+    if op == "ST_ClipByRect":
+        assert int(md["GPU_ROWS_RERUN_ON_CPU"]) >= int(md["INVALID_REPAIRED"]) > 0
+        assert any("re-run on the CPU engine" in m for m in res["errors"].warnings)
+    t = json.loads(trace.read_text())
+    stages = {s["stage"]: s for s in t["stages"]}
+    want = ["to_columnar", "h2d", "bounds", "d2h"]
+    want += ["rect_clip"] if op == "ST_ClipByRect" else ["candidates", "classify", "method_h2d"]
+    for name in want:
+        assert name in stages, (name, sorted(stages))
+    assert stages["h2d"]["bytes_h2d"] > 0
+    assert stages["d2h"]["bytes_d2h"] > 0
+    dev = "GPU" if BACKEND == "CUDA" else "CPU"
+    assert stages["bounds"]["device"] == dev
+
+
+@pytest.mark.parametrize("op", sorted(STATEMENTS))
+def test_out_of_memory_in_auto_reruns_on_cpu(counties_gpkg, op):
+    """A pool too small for the first allocation: every row of the
+    statement goes to the CPU engine, counted, with the reason in the one
+    warning; the result is the CPU engine's."""
+    cpu = vu.run_vsgpu(counties_gpkg, STATEMENTS[op], config={"VSGPU_EXECUTION_MODE": "CPU"})
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
+                       config=gpu_config("AUTO", VSGPU_GPU_POOL_LIMIT="1K"))
+    assert res["features"] is not None, res["errors"].errors
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "GPU"
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == int(md["INPUT_FEATURES"]) > 0
+    assert int(md["GPU_ROWS"]) == 0
+    warnings = [m for m in res["errors"].warnings if "re-run on the CPU engine" in m]
+    assert len(warnings) == 1, res["errors"].errors
+    assert "memory" in warnings[0].lower()
+    assert "GPU_NOTE" in md and "failed" in md["GPU_NOTE"]
+    vu.assert_same_features(res["features"], cpu["features"], label=op)
+
+
+@pytest.mark.parametrize("op", sorted(STATEMENTS))
+def test_out_of_memory_in_gpu_mode_fails(counties_gpkg, op):
+    with vu.ErrorCollector() as errs:
+        ds = vu.open_vsgpu(counties_gpkg)
+        gdal.SetConfigOption("VSGPU_EXECUTION_MODE", "GPU")
+        gdal.SetConfigOption("VSGPU_GPU_BACKEND", BACKEND)
+        gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", "1K")
+        try:
+            lyr = ds.ExecuteSQL(STATEMENTS[op], dialect="VSGPU")
+            n = 0
+            if lyr is not None:
+                for _ in lyr:
+                    n += 1
+                ds.ReleaseResultSet(lyr)
+        finally:
+            for k in ("VSGPU_EXECUTION_MODE", "VSGPU_GPU_BACKEND", "VSGPU_GPU_POOL_LIMIT"):
+                gdal.SetConfigOption(k, None)
+        ds = None
+    assert n == 0
+    fails = errs.failures
+    assert fails, errs.errors
+    assert any("GPU" in m and ("memory" in m.lower() or "limit" in m.lower()) for m in fails), fails
+
+
+@pytest.mark.parametrize("value,ok", [("lots", False), ("-1", False), ("12Q", False),
+                                      ("0", True), ("64K", True), ("1.5G", True)])
+def test_pool_limit_is_parsed(counties_gpkg, value, ok):
+    gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", value)
+    try:
+        with vu.ErrorCollector() as errs:
+            ds = vu.open_vsgpu(counties_gpkg)
+            lyr = ds.ExecuteSQL(STATEMENTS["ST_ClipByRect"], dialect="VSGPU") if ds else None
+            if lyr is not None:
+                ds.ReleaseResultSet(lyr)
+            ds = None
+    finally:
+        gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", None)
+    bad = [m for m in errs.failures if "VSGPU_GPU_POOL_LIMIT" in m]
+    assert (not bad) == ok, errs.errors
+
+
+def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
+    """GeometryCollections, nulls and empties on both sides go through the
+    pipeline: the collections are searched on the CPU (counted), nothing is
+    lost, and the result is the CPU engine's."""
+    path = vsimem_dir + "/mixed.gpkg"
+    sq = lambda x, y, d: "POLYGON((%g %g,%g %g,%g %g,%g %g,%g %g))" % (
+        x, y, x + d, y, x + d, y + d, x, y + d, x, y)
+    inputs = [(i, sq(i % 10, i // 10, 1.5)) for i in range(100)]
+    inputs += [(100, "GEOMETRYCOLLECTION(%s, POINT(3 3))" % sq(2, 2, 2)),
+               (101, None), (102, "POLYGON EMPTY")]
+    methods = [(0, sq(1, 1, 5)), (1, "GEOMETRYCOLLECTION(%s)" % sq(6, 6, 3)), (2, None)]
+    vu.create_gpkg(path, {
+        "a": dict(fields=[("id", ogr.OFTInteger)], rows=[(g, {"id": i}) for i, g in inputs]),
+        "b": dict(fields=[("k", ogr.OFTInteger)], rows=[(g, {"k": k}) for k, g in methods]),
+    })
+    sql = "SELECT * FROM ST_Intersection(a, b)"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    gpu = vu.run_vsgpu(path, sql, config=gpu_config())
+    assert gpu["features"] is not None, gpu["errors"].errors
+    vu.assert_same_features(gpu["features"], cpu["features"], label="mixed")
+    md = gpu["metadata"]
+    # one input collection and one method collection matched on the CPU
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 2
+    for k in ("NULL_GEOMETRIES", "EMPTY_GEOMETRIES"):
+        assert md[k] == cpu["metadata"][k]
