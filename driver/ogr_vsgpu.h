@@ -57,6 +57,7 @@ struct Options
     bool gpu_managed = false;
     bool nvtx = false;
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
+    GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */

@@ -289,7 +289,8 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
     if (plan->input.layer->TestCapability(OLCFastFeatureCount))
         rows = plan->input.layer->GetFeatureCount(TRUE);
     vsg_dispatch_decide(plan->opts.mode, op, rows,
-                        plan->opts.gpu_backend_host ? 1 : 0, &plan->dispatch);
+                        plan->opts.gpu_backend_host ? 1 : 0,
+                        plan->opts.gpu_min_rows, &plan->dispatch);
     plan->dispatch.reason[sizeof(plan->dispatch.reason) - 1] = '\0';
     CPLDebug(VSGPU_DEBUG, "dispatch: %s requested %s, selected %s%s%s", op,
              vsg_exec_mode_name(plan->dispatch.requested),

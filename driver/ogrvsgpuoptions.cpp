@@ -28,7 +28,8 @@ enum class Kind
     PositiveInt,
     Device,
     Bytes,
-    Backend
+    Backend,
+    MinRows
 };
 
 struct Decl
@@ -72,6 +73,8 @@ const Decl kOptions[] = {
      "Managed memory for data beyond GPU memory (slower)"},
     {"NVTX", "VSGPU_NVTX", Kind::Bool, "NO", false,
      "NVTX ranges around GPU stages"},
+    {"GPU_MIN_ROWS", "VSGPU_GPU_MIN_ROWS", Kind::MinRows, "MEASURED", false,
+     "AUTO takes the GPU pipeline from this many input rows (MEASURED: the crossover measured on the GPU host)"},
     {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
      "Where the GPU pipeline runs: CUDA, or HOST to run it on the CPU for tests"},
 };
@@ -253,6 +256,19 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 return Invalid(d, origin, v,
                                "a number of bytes, optionally with K, M or G");
             return true;
+        case Kind::MinRows:
+        {
+            if (EQUAL(v, "MEASURED"))
+            {
+                o->gpu_min_rows = -1;
+                return true;
+            }
+            GIntBig n = 0;
+            if (!ParseBytes(v, &n) || strpbrk(v, "KkMmGgBb.") != nullptr)
+                return Invalid(d, origin, v, "MEASURED or a number of rows (0, 1, ...)");
+            o->gpu_min_rows = n;
+            return true;
+        }
         case Kind::Backend:
             if (EQUAL(v, "CUDA"))
                 o->gpu_backend_host = false;

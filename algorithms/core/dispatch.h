@@ -38,9 +38,12 @@ const char *vsg_runtime_name(vsg_runtime r);
  * known (then AUTO does not hold the size against the GPU).
  * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
  * backend (tests): no device is needed; taken in AUTO too (asked for).
- * Probes CUDA lazily (first call only) when the mode allows the GPU. */
+ * min_rows: VSGPU_GPU_MIN_ROWS, the crossover to use instead of the
+ * measured one (-1: the measured one).
+ * Probes CUDA lazily (first call only), and only when the answer matters:
+ * GPU mode, or AUTO with an input above a finite crossover. */
 void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
-                         int host_backend, vsg_dispatch_decision *out);
+                         int host_backend, int64_t min_rows, vsg_dispatch_decision *out);
 
 /* The input size from which AUTO takes the GPU for operation (rows); -1
  * when this build has no GPU pipeline for it; INT64_MAX when it has one but

@@ -66,7 +66,8 @@ def test_out_of_memory_in_auto_reruns_on_cpu(counties_gpkg, op):
     warning; the result is the CPU engine's."""
     cpu = vu.run_vsgpu(counties_gpkg, STATEMENTS[op], config={"VSGPU_EXECUTION_MODE": "CPU"})
     res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
-                       config=gpu_config("AUTO", VSGPU_GPU_POOL_LIMIT="1K"))
+                       config=gpu_config("AUTO", VSGPU_GPU_POOL_LIMIT="1K",
+                                         VSGPU_GPU_MIN_ROWS="0"))
     assert res["features"] is not None, res["errors"].errors
     md = res["metadata"]
     assert md["SELECTED_RUNTIME"] == "GPU"
@@ -118,6 +119,26 @@ def test_pool_limit_is_parsed(counties_gpkg, value, ok):
         gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", None)
     bad = [m for m in errs.failures if "VSGPU_GPU_POOL_LIMIT" in m]
     assert (not bad) == ok, errs.errors
+
+
+@pytest.mark.parametrize("op", sorted(STATEMENTS))
+def test_auto_takes_the_pipeline_from_gpu_min_rows(counties_gpkg, op):
+    """Without a measured crossover AUTO keeps the CPU engine, silently,
+    and says why; VSGPU_GPU_MIN_ROWS moves the crossover."""
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op], config={"VSGPU_GPU_BACKEND": "CUDA"})
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "CPU"
+    if "no CUDA engine" in md["FALLBACK_REASON"]:
+        pytest.skip("this build has no CUDA engine: no crossover to move")
+    assert "crossover" in md["FALLBACK_REASON"]
+    assert not [m for m in res["errors"].warnings if vu.FALLBACK_RE.search(m)]
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
+                       config=gpu_config("AUTO", VSGPU_GPU_MIN_ROWS="0"))
+    assert res["metadata"]["SELECTED_RUNTIME"] == "GPU", res["errors"].errors
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
+                       config={"VSGPU_GPU_BACKEND": "CUDA", "VSGPU_GPU_MIN_ROWS": "1000000"})
+    assert res["metadata"]["SELECTED_RUNTIME"] == "CPU"
+    assert "below the GPU crossover of 1000000 rows" in res["metadata"]["FALLBACK_REASON"]
 
 
 def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
