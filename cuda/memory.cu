@@ -44,7 +44,7 @@ static vsg_status try_alloc(vsg_gpu *g, size_t bytes, void **p, bool *by_limit)
     *by_limit = limit_refuses(g, bytes);
     if (*by_limit)
         return vsg_gpu_failf(g, VSG_ERR_GPU_OOM,
-                             "VSGPU_GPU_POOL_LIMIT=%lld bytes refuses %zu bytes more (%lld in "
+                             "out of GPU memory: VSGPU_GPU_POOL_LIMIT=%lld bytes refuses %zu bytes more (%lld in "
                              "use)",
                              (long long)g->args.pool_limit, bytes,
                              (long long)g->stats.bytes_in_use);
