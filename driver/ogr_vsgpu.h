@@ -399,6 +399,12 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool NextBatch();
     void FlushBuildStage();
     OGRFeature *BuildFeature(size_t i);
+    /* The input and method feature of result row i, checked against what
+     * the batch holds (CE_Failure and false when the engine's index is out
+     * of range; *me is -1 when the operation has no method row). */
+    bool RowSources(size_t i, int64_t *in, int64_t *me) const;
+    /* Whether result rows carry a method feature's fields. */
+    bool NeedMethod() const;
 
   protected:
     bool Start() override;

@@ -156,22 +156,36 @@ bool OGRVSGPUOverlayLayer::NextBatch()
 }
 
 /* Phase 3: one output feature from result i of the current batch. */
-OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
+bool OGRVSGPUOverlayLayer::NeedMethod() const
 {
-    const double t0 = vsg_now_s();
-    const int64_t in = m_result.input_index ? m_result.input_index[i] : -1;
-    const int64_t me = m_result.method_index ? m_result.method_index[i] : -1;
-    const bool need_method = !m_method_feats.empty() &&
-                             m_plan->op != vsgpu::Op::Clip &&
-                             m_plan->op != vsgpu::Op::ClipRect;
-    if (in < 0 || static_cast<size_t>(in) >= m_batch.size() ||
+    return !m_method_feats.empty() && m_plan->op != vsgpu::Op::Clip &&
+           m_plan->op != vsgpu::Op::ClipRect;
+}
+
+bool OGRVSGPUOverlayLayer::RowSources(size_t i, int64_t *in, int64_t *me) const
+{
+    const bool need_method = NeedMethod();
+    *in = m_result.input_index ? m_result.input_index[i] : -1;
+    *me = m_result.method_index ? m_result.method_index[i] : -1;
+    if (*in < 0 || static_cast<size_t>(*in) >= m_batch.size() ||
         (need_method &&
-         (me < 0 || static_cast<size_t>(me) >= m_method_feats.size())))
+         (*me < 0 || static_cast<size_t>(*me) >= m_method_feats.size())))
     {
         CPLError(CE_Failure, CPLE_AppDefined,
                  "VSGPU: %s: the engine returned an out-of-range feature "
                  "index",
                  vsgpu::OpName(m_plan->op));
+        return false;
+    }
+    return true;
+}
+
+OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
+{
+    const double t0 = vsg_now_s();
+    int64_t in = -1, me = -1;
+    if (!RowSources(i, &in, &me))
+    {
         m_failed = true;
         return nullptr;
     }
@@ -185,7 +199,7 @@ OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
         const vsgpu::OutField &of = fields[j];
         if (of.kind == vsgpu::OutField::Input)
             CopyField(f, static_cast<int>(j), src_in, of.index);
-        else if (of.kind == vsgpu::OutField::Method && need_method)
+        else if (of.kind == vsgpu::OutField::Method && NeedMethod())
             CopyField(f, static_cast<int>(j),
                       *m_method_feats[static_cast<size_t>(me)], of.index);
     }
@@ -242,9 +256,6 @@ bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
                                          const std::vector<int> &fields,
                                          ArrowRows *rows)
 {
-    const bool need_method = !m_method_feats.empty() &&
-                             m_plan->op != vsgpu::Op::Clip &&
-                             m_plan->op != vsgpu::Op::ClipRect;
     rows->count = n;
     rows->wkb = m_result.wkb + m_pos;
     rows->wkb_size = m_result.size + m_pos;
@@ -252,19 +263,9 @@ bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
     for (size_t k = 0; k < n; ++k)
     {
         const size_t i = m_pos + k;
-        const int64_t in = m_result.input_index ? m_result.input_index[i] : -1;
-        const int64_t me =
-            m_result.method_index ? m_result.method_index[i] : -1;
-        if (in < 0 || static_cast<size_t>(in) >= m_batch.size() ||
-            (need_method &&
-             (me < 0 || static_cast<size_t>(me) >= m_method_feats.size())))
-        {
-            CPLError(CE_Failure, CPLE_AppDefined,
-                     "VSGPU: %s: the engine returned an out-of-range feature "
-                     "index",
-                     vsgpu::OpName(m_plan->op));
+        int64_t in = -1, me = -1;
+        if (!RowSources(i, &in, &me))
             return false;
-        }
         const OGRFeature &src_in = *m_batch[static_cast<size_t>(in)];
         for (size_t c = 0; c < fields.size(); ++c)
         {
@@ -273,7 +274,7 @@ bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
             const OGRField *v = nullptr;
             if (of.kind == vsgpu::OutField::Input)
                 v = ArrowValue(src_in, of.index);
-            else if (of.kind == vsgpu::OutField::Method && need_method)
+            else if (of.kind == vsgpu::OutField::Method && NeedMethod())
                 v = ArrowValue(*m_method_feats[static_cast<size_t>(me)],
                                of.index);
             rows->cells[c][k] = v;
