@@ -43,7 +43,7 @@ typedef enum {
     /* computation errors */
     VSG_ERR_GEOS = 400,               /* a GEOS operation failed and
                                          SKIP_FAILURES is off               */
-    /* device errors (used by the GPU engine from a later issue) */
+    /* device errors (the GPU pipeline) */
     VSG_ERR_NO_GPU = 500,
     VSG_ERR_GPU_OOM = 501,
     VSG_ERR_GPU_KERNEL = 502

@@ -1,11 +1,12 @@
 /*
  * dispatch.c - the per-statement CPU/GPU decision (see dispatch.h).
  *
- * This build has no GPU kernel for any operation yet (the CUDA engine lands
- * in its own issue), so the decision table below answers CPU for every
- * operation; what it still does for real is probe CUDA lazily, so that the
- * reason a user reads names the actual cause: no CUDA in this build, no
- * driver or device, or no GPU kernel for the operation.
+ * The table below says which operations have a GPU pipeline and from what
+ * measured size AUTO takes it. CUDA is probed lazily, once per process, and
+ * only when the answer can change the decision (GPU mode, or AUTO above a
+ * finite crossover), so that the reason a user reads names the actual
+ * cause (no CUDA in this build, no driver or device, no GPU kernel for the
+ * operation) without a statement paying CUDA's start-up for nothing.
  */
 #include "dispatch.h"
 
