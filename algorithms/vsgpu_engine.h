@@ -182,6 +182,18 @@ int vsg_engine_num_threads(const vsg_engine *e);
 const char *vsg_engine_gpu_note(const vsg_engine *e);
 /* The device the GPU pipeline ran on ("" when it did not run). */
 const char *vsg_engine_gpu_device(const vsg_engine *e);
+
+/* The GPU memory pool over the engine's life (docs/gpu-runtime.md). */
+typedef struct {
+    int64_t peak_bytes;
+    int64_t allocations;
+    int64_t retries;          /* tier B retries after a failed allocation */
+    int64_t failed;           /* allocations that failed for good          */
+    int64_t bytes_h2d, bytes_d2h;
+} vsg_gpu_report;
+
+/* Fills out and returns 1 when the GPU pipeline ran; 0 (out zeroed) if not. */
+int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_report *out);
 /* Batch-relative index of the input (dissolve: of the geometry) that made
  * the last call fail, -1 when the failure names none. */
 int64_t vsg_engine_error_input_index(const vsg_engine *e);

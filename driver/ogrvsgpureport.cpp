@@ -71,6 +71,30 @@ std::string StageKey(const char *stage)
     return k + "_S";
 }
 
+/* The GPU pool's statistics as KEY=VALUE (none when the pipeline did not
+ * run): the metadata domain and the trace's statement object share them. */
+std::vector<std::string> GpuPoolReport(const vsg_engine *engine)
+{
+    vsg_gpu_report r;
+    if (engine == nullptr || !vsg_engine_gpu_report(engine, &r))
+        return {};
+    const struct
+    {
+        const char *key;
+        int64_t value;
+    } items[] = {{"GPU_POOL_PEAK_BYTES", r.peak_bytes},
+                 {"GPU_POOL_ALLOCATIONS", r.allocations},
+                 {"GPU_POOL_RETRIES", r.retries},
+                 {"GPU_POOL_FAILED", r.failed},
+                 {"GPU_BYTES_H2D", r.bytes_h2d},
+                 {"GPU_BYTES_D2H", r.bytes_d2h}};
+    std::vector<std::string> out;
+    for (const auto &it : items)
+        out.push_back(std::string(it.key) + "=" +
+                      CPLSPrintf(CPL_FRMT_GIB, static_cast<GIntBig>(it.value)));
+    return out;
+}
+
 }  // namespace
 
 CPLStringList BuildMetadata(const ReportState &st)
@@ -100,6 +124,11 @@ CPLStringList BuildMetadata(const ReportState &st)
         md.SetNameValue("GPU_DEVICE", vsg_engine_gpu_device(st.engine));
     if (st.engine && vsg_engine_gpu_note(st.engine)[0])
         md.SetNameValue("GPU_NOTE", vsg_engine_gpu_note(st.engine));
+    for (const std::string &kv : GpuPoolReport(st.engine))
+    {
+        const size_t eq = kv.find('=');
+        md.SetNameValue(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str());
+    }
 
     std::map<std::string, double> stages;
     if (st.engine)
@@ -168,8 +197,11 @@ void WriteProfile(const ReportState &st, vsg_engine *engine)
         std::string("THREADS=") +
             CPLSPrintf("%d", vsg_engine_num_threads(engine)),
     };
+    const std::vector<std::string> pool = GpuPoolReport(engine);
     std::vector<const char *> meta;
     for (const std::string &s : meta_s)
+        meta.push_back(s.c_str());
+    for (const std::string &s : pool)
         meta.push_back(s.c_str());
     meta.push_back(nullptr);
     const vsg_status rc = vsg_profile_write_json(

@@ -137,3 +137,19 @@ const char *vsg_engine_gpu_device(const vsg_engine *e)
 {
     return e && e->gpu ? e->gpu->device : "";
 }
+
+int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_report *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!e || !e->gpu || !e->gpu->x)
+        return 0;
+    vsg_exec_stats st;
+    vsg_exec_get_stats(e->gpu->x, &st);
+    out->peak_bytes = st.peak_bytes;
+    out->allocations = st.allocations;
+    out->retries = st.retries;
+    out->failed = st.failed;
+    out->bytes_h2d = st.bytes_h2d;
+    out->bytes_d2h = st.bytes_d2h;
+    return 1;
+}

@@ -47,7 +47,13 @@ def test_pipeline_runs_and_reports(counties_gpkg, op, tmp_path):
     if op == "ST_ClipByRect":
         assert int(md["GPU_ROWS_RERUN_ON_CPU"]) >= int(md["INVALID_REPAIRED"]) > 0
         assert any("re-run on the CPU engine" in m for m in res["errors"].warnings)
+    # the pool's statistics, in the metadata and in the trace
+    assert int(md["GPU_POOL_PEAK_BYTES"]) > 0
+    assert int(md["GPU_POOL_ALLOCATIONS"]) > 0
+    assert int(md["GPU_POOL_RETRIES"]) == 0
+    assert int(md["GPU_BYTES_H2D"]) > 0 and int(md["GPU_BYTES_D2H"]) > 0
     t = json.loads(trace.read_text())
+    assert t["statement"]["GPU_POOL_PEAK_BYTES"] == md["GPU_POOL_PEAK_BYTES"]
     stages = {s["stage"]: s for s in t["stages"]}
     want = ["to_columnar", "h2d", "bounds", "d2h"]
     want += ["rect_clip"] if op == "ST_ClipByRect" else ["candidates", "classify", "method_h2d"]
