@@ -21,37 +21,32 @@ extern "C" vsg_status vsg_gpu_memset(vsg_gpu *g, void *p, int value, size_t byte
     return VSG_OK;
 }
 
-extern "C" vsg_status vsg_gpu_h2d(vsg_gpu *g, void *dst, const void *src, size_t bytes)
+/* One asynchronous copy on the stream; counter (NULL: none) adds the bytes. */
+static vsg_status copy_async(vsg_gpu *g, void *dst, const void *src, size_t bytes,
+                             cudaMemcpyKind kind, int64_t *counter)
 {
     if (bytes == 0)
         return VSG_OK;
     vsg_status st = vsg_gpu_bind(g);
     if (st != VSG_OK)
         return st;
-    VSG_CUDA_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, g->stream));
-    g->stats.bytes_h2d += (int64_t)bytes;
+    VSG_CUDA_TRY(g, cudaMemcpyAsync(dst, src, bytes, kind, g->stream));
+    if (counter)
+        *counter += (int64_t)bytes;
     return VSG_OK;
+}
+
+extern "C" vsg_status vsg_gpu_h2d(vsg_gpu *g, void *dst, const void *src, size_t bytes)
+{
+    return copy_async(g, dst, src, bytes, cudaMemcpyHostToDevice, &g->stats.bytes_h2d);
 }
 
 extern "C" vsg_status vsg_gpu_d2h(vsg_gpu *g, void *dst, const void *src, size_t bytes)
 {
-    if (bytes == 0)
-        return VSG_OK;
-    vsg_status st = vsg_gpu_bind(g);
-    if (st != VSG_OK)
-        return st;
-    VSG_CUDA_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, g->stream));
-    g->stats.bytes_d2h += (int64_t)bytes;
-    return VSG_OK;
+    return copy_async(g, dst, src, bytes, cudaMemcpyDeviceToHost, &g->stats.bytes_d2h);
 }
 
 extern "C" vsg_status vsg_gpu_d2d(vsg_gpu *g, void *dst, const void *src, size_t bytes)
 {
-    if (bytes == 0)
-        return VSG_OK;
-    vsg_status st = vsg_gpu_bind(g);
-    if (st != VSG_OK)
-        return st;
-    VSG_CUDA_TRY(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, g->stream));
-    return VSG_OK;
+    return copy_async(g, dst, src, bytes, cudaMemcpyDeviceToDevice, nullptr);
 }

@@ -321,6 +321,16 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
         /* [i][row]: value of output field fields[i]; nullptr: null      */
         std::vector<std::vector<const OGRField *>> cells;
         std::deque<OGRField> computed; /* values made for this batch      */
+
+        /* n rows of r from pos: the engine's WKB as is, and an n-row
+         * cell column per field, all null until the caller fills it. */
+        void Begin(const vsg_result &r, size_t pos, size_t n, size_t n_fields)
+        {
+            count = n;
+            wkb = r.wkb + pos;
+            wkb_size = r.size + pos;
+            cells.assign(n_fields, std::vector<const OGRField *>(n));
+        }
     };
     /* One column of the stream's schema (GDAL's default schema). */
     struct ArrowColumn

@@ -320,10 +320,7 @@ bool OGRVSGPUDissolveLayer::TakeArrowRows(size_t n,
                                           const std::vector<int> &fields,
                                           ArrowRows *rows)
 {
-    rows->count = n;
-    rows->wkb = m_result.wkb + m_pos;
-    rows->wkb_size = m_result.size + m_pos;
-    rows->cells.assign(fields.size(), std::vector<const OGRField *>(n));
+    rows->Begin(m_result, m_pos, n, fields.size());
     for (size_t k = 0; k < n; ++k)
     {
         const size_t i = m_pos + k;

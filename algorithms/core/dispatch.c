@@ -86,27 +86,36 @@ static void probe_cuda(void)
 #define VSG_CROSSOVER_OVERLAY_ROWS VSG_NO_CROSSOVER
 #endif
 
-int64_t vsg_dispatch_crossover(const char *operation)
+/* The operations with a GPU pipeline, and their crossover (rows). */
+static const struct {
+    const char *operation;
+    int64_t crossover;
+} pipelines[] = {
+    {"ST_ClipByRect", VSG_CROSSOVER_CLIP_RECT_ROWS},
+    {"ST_Intersection", VSG_CROSSOVER_OVERLAY_ROWS},
+    {"ST_Clip", VSG_CROSSOVER_OVERLAY_ROWS},
+};
+
+/* The operation's crossover, or -1 when it has no pipeline. The pipeline
+ * exists in every build; only the CUDA backend needs CUDA. */
+static int64_t pipeline_crossover(const char *operation)
 {
-#ifdef VSGPU_HAVE_CUDA
-    if (!operation)
-        return -1;
-    if (strcmp(operation, "ST_ClipByRect") == 0)
-        return VSG_CROSSOVER_CLIP_RECT_ROWS;
-    if (strcmp(operation, "ST_Intersection") == 0 || strcmp(operation, "ST_Clip") == 0)
-        return VSG_CROSSOVER_OVERLAY_ROWS;
-#else
-    (void)operation;
-#endif
+    for (size_t i = 0; operation && i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (strcmp(operation, pipelines[i].operation) == 0)
+            return pipelines[i].crossover;
     return -1;
 }
 
-/* The pipeline exists whatever the build when it runs on the host backend. */
-static int has_pipeline(const char *operation)
+int64_t vsg_dispatch_crossover(const char *operation)
 {
-    return strcmp(operation, "ST_ClipByRect") == 0 ||
-           strcmp(operation, "ST_Intersection") == 0 || strcmp(operation, "ST_Clip") == 0;
+#ifdef VSGPU_HAVE_CUDA
+    return pipeline_crossover(operation);
+#else
+    (void)operation;
+    return -1;
+#endif
 }
+
 
 void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
                          int host_backend, int64_t min_rows, vsg_dispatch_decision *out)
@@ -126,7 +135,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
         /* Asked for explicitly (a testing aid): the pipeline runs on the
          * host backend whenever the operation has one, with the failure
          * rule of the mode (GPU: fail; AUTO: rows re-run on the CPU). */
-        if (has_pipeline(operation)) {
+        if (pipeline_crossover(operation) >= 0) {
             out->selected = VSG_RUNTIME_GPU;
             return;
         }
@@ -151,7 +160,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
             snprintf(out->reason, sizeof out->reason, "no GPU kernel for %s in this build",
                      operation);
 #else
-            probe_cuda();   /* no CUDA in the build: just the message */
+            pthread_once(&probe_once, probe_cuda);   /* no CUDA: just the message */
             snprintf(out->reason, sizeof out->reason, "%s", probe_message);
 #endif
             out->is_fallback = 1;

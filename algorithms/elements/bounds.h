@@ -10,6 +10,7 @@
 #ifndef VSG_ELEMENTS_BOUNDS_H
 #define VSG_ELEMENTS_BOUNDS_H
 
+#include "elements/box.h"
 #include "elements/col_view.h"
 
 /* rows that have no coordinates the filter may use */

@@ -45,12 +45,6 @@ enum {
     VSG_CLS_B_IN_A = 3
 };
 
-/* closed boxes meet */
-VSG_HD int vsg_cls_boxes_meet(const double *a, const double *b)
-{
-    return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
-}
-
 /* Whether geometry g is polygonal with only well-formed rings (>= 4
  * coordinates, closed); its box in box when so. */
 VSG_HD int vsg_cls_polygonal(const vsg_col_view *v, int64_t g, double *box)
@@ -87,7 +81,7 @@ VSG_HD int vsg_cls_boundaries_meet(const vsg_col_view *a, int64_t ar0, int64_t a
             int64_t eb = sb + VSG_CLASSIFY_CHUNK < kb1 - 1 ? sb + VSG_CLASSIFY_CHUNK : kb1 - 1;
             double cb[4];
             vsg_box_of_coords(bx, by, sb, eb + 1, 1, cb);
-            if (!vsg_cls_boxes_meet(cb, box_a))
+            if (!vsg_box_meets(cb, box_a))
                 continue;
             for (int64_t ra = ar0; ra < ar1; ra++) {
                 int64_t ka0 = a->ring_coord[ra], ka1 = a->ring_coord[ra + 1];
@@ -96,7 +90,7 @@ VSG_HD int vsg_cls_boundaries_meet(const vsg_col_view *a, int64_t ar0, int64_t a
                         sa + VSG_CLASSIFY_CHUNK < ka1 - 1 ? sa + VSG_CLASSIFY_CHUNK : ka1 - 1;
                     double ca[4];
                     vsg_box_of_coords(ax, ay, sa, ea + 1, 1, ca);
-                    if (!vsg_cls_boxes_meet(ca, cb))
+                    if (!vsg_box_meets(ca, cb))
                         continue;
                     for (int64_t i = sa; i < ea; i++) {
                         double s[4];
@@ -104,7 +98,7 @@ VSG_HD int vsg_cls_boundaries_meet(const vsg_col_view *a, int64_t ar0, int64_t a
                         s[1] = fmin(ay[i], ay[i + 1]);
                         s[2] = fmax(ax[i], ax[i + 1]);
                         s[3] = fmax(ay[i], ay[i + 1]);
-                        if (!vsg_cls_boxes_meet(s, cb))
+                        if (!vsg_box_meets(s, cb))
                             continue;
                         for (int64_t j = sb; j < eb; j++) {
                             if (vsg_segment_relation(ax[i], ay[i], ax[i + 1], ay[i + 1], bx[j],
@@ -152,7 +146,7 @@ VSG_HD int vsg_classify_pair(const vsg_col_view *a, int64_t ga, const vsg_col_vi
     double box_a[4], box_b[4];
     if (!vsg_cls_polygonal(a, ga, box_a) || !vsg_cls_polygonal(b, gb, box_b))
         return VSG_CLS_REFINE;
-    if (!vsg_cls_boxes_meet(box_a, box_b))
+    if (!vsg_box_meets(box_a, box_b))
         return VSG_CLS_DISJOINT;   /* exact: closed boxes apart */
 
     /* the ring ranges (checked by vsg_cls_polygonal) */

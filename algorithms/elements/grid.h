@@ -23,6 +23,7 @@
 #ifndef VSG_ELEMENTS_GRID_H
 #define VSG_ELEMENTS_GRID_H
 
+#include "elements/box.h"
 #include "elements/hd.h"
 
 #define VSG_GRID_BIG_CELLS 64
@@ -48,11 +49,6 @@ VSG_HD int vsg_grid_box_valid(const double *b)
 VSG_HD int vsg_grid_box_finite(const double *b)
 {
     return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]);
-}
-
-VSG_HD int vsg_grid_boxes_meet(const double *a, const double *b)
-{
-    return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 }
 
 VSG_HD void vsg_grid_stats_init(vsg_grid_stats *s)
@@ -206,7 +202,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i,
             int64_t c = cy * g->gx + cx;
             for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
                 const double *b = ebox + 4 * e;
-                if (!vsg_grid_boxes_meet(a, b))
+                if (!vsg_box_meets(a, b))
                     continue;
                 /* report only in the cell of the intersection's low corner */
                 if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
@@ -220,7 +216,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i,
             }
         }
     for (int64_t e = cell_start[g->big]; e < cell_start[g->big + 1]; e++) {
-        if (!vsg_grid_boxes_meet(a, ebox + 4 * e))
+        if (!vsg_box_meets(a, ebox + 4 * e))
             continue;
         if (pkeys) {
             pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];

@@ -21,6 +21,7 @@
 #ifndef VSG_ELEMENTS_RECT_CLIP_H
 #define VSG_ELEMENTS_RECT_CLIP_H
 
+#include "elements/box.h"
 #include "elements/col_view.h"
 #include "elements/rect_clip_poly.h"
 
@@ -50,15 +51,6 @@ typedef struct {
     double *o_x, *o_y;
 } rc_args;
 
-VSG_HD int rc_box_outside(const double *b, const double *r)
-{
-    return b[2] < r[0] || b[0] > r[2] || b[3] < r[1] || b[1] > r[3];
-}
-
-VSG_HD int rc_box_covered(const double *b, const double *r)
-{
-    return b[0] >= r[0] && b[2] <= r[2] && b[1] >= r[1] && b[3] <= r[3];
-}
 
 VSG_HD void rc_prepare(const rc_args *a, int64_t g)
 {
@@ -74,9 +66,9 @@ VSG_HD void rc_prepare(const rc_args *a, int64_t g)
              dim < 0)
         k = RC_K_CPU;
     else if ((f & VSG_GF_EMPTY) || v->geom_part[g] == v->geom_part[g + 1] ||
-             rc_box_outside(box, r))
+             !vsg_box_meets(box, r))
         k = RC_K_EMPTY;
-    else if (rc_box_covered(box, r))
+    else if (vsg_box_covers(r, box))
         k = RC_K_COPY;
     else if (!(r[0] < r[2] && r[1] < r[3]))
         k = RC_K_CPU;    /* GEOSClipByRect refuses a rectangle with no area */

@@ -7,6 +7,8 @@
 
 #include <geos_c.h>
 
+#include "elements/box.h"   /* vsg_box_meets, vsg_box_covers */
+
 /* xmin, ymin, xmax, ymax of a non-empty geometry. Returns 0 on success,
  * -1 if g is empty or GEOS fails. */
 int vsg_geom_box(GEOSContextHandle_t ctx, const GEOSGeometry *g, double box[4]);
@@ -17,11 +19,5 @@ int vsg_geom_box(GEOSContextHandle_t ctx, const GEOSGeometry *g, double box[4]);
  * race on it. This computes all of it now, on one thread, so the geometry
  * is truly read-only afterwards. */
 void vsg_geom_warm_caches(GEOSContextHandle_t ctx, const GEOSGeometry *g);
-
-/* box a covers box b (closed). */
-static inline int vsg_box_covers(const double *a, const double *b)
-{
-    return a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3];
-}
 
 #endif

@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "gpu/gpu_state.h"
 #include "overlay/clip_rect.h"
+#include "elements/bounds.h"
 #include "stages/stages.h"
 
 typedef struct {
@@ -34,7 +35,7 @@ typedef struct {
 typedef struct {
     vsg_engine *e;
     const vsg_wkb_array *input;
-    const vsg_columnar *c;
+    vsg_col_view view;      /* the batch as columnar, on the host */
     const double *rect;
     uint8_t *invalid;
 } validate_ctx;
@@ -42,24 +43,16 @@ typedef struct {
 static void validate_task(void *vc, size_t g, int wid)
 {
     validate_ctx *v = vc;
-    const vsg_columnar *c = v->c;
     v->invalid[g] = 0;
-    if (c->flags[g] & (VSG_GF_NULL | VSG_GF_EMPTY | VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
-                       VSG_GF_NONFINITE))
-        return;   /* the kernel hands these over, or they need no check */
-    int64_t c0 = c->ring_coord[c->part_ring[c->geom_part[g]]];
-    int64_t c1 = c->ring_coord[c->part_ring[c->geom_part[g + 1]]];
-    if (c1 <= c0)
+    /* The bounds stage's element, on the host. Rows without usable
+     * coordinates (null, empty, flagged) need no check: the kernel hands
+     * the flagged ones to the CPU engine, which reads them itself. */
+    double box[4];
+    int64_t k0, k1;
+    if (!vsg_geom_coords(&v->view, (int64_t)g, &k0, &k1))
         return;
-    double x0 = c->x[c0], x1 = x0, y0 = c->y[c0], y1 = y0;
-    for (int64_t k = c0 + 1; k < c1; k++) {
-        x0 = c->x[k] < x0 ? c->x[k] : x0;
-        x1 = c->x[k] > x1 ? c->x[k] : x1;
-        y0 = c->y[k] < y0 ? c->y[k] : y0;
-        y1 = c->y[k] > y1 ? c->y[k] : y1;
-    }
-    const double *r = v->rect;
-    if (x1 < r[0] || x0 > r[2] || y1 < r[1] || y0 > r[3])
+    vsg_box_of_coords(v->view.x, v->view.y, k0, k1, 1, box);
+    if (!vsg_box_meets(box, v->rect))
         return;   /* outside: no result either way */
     vsg_worker *w = &v->e->workers[wid];
     GEOSGeometry *geom = GEOSWKBReader_read_r(w->ctx, w->reader, v->input->wkb[g],
@@ -114,6 +107,9 @@ static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
     vsg_exec_stage_end(x, n, r->clip_dev.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
+    /* rows not valid as given are the CPU engine's too */
+    for (int64_t g = 0; st == VSG_OK && g < n; g++)
+        r->row_cpu[g] |= r->invalid[g];
     return st;
 }
 
@@ -218,11 +214,10 @@ static vsg_status merge(size_t n, unsigned char **wkb, size_t *size, vsg_result 
     return VSG_OK;
 }
 
-static void count_rows(vsg_engine *e, rect_run *r, int64_t *n_cpu)
+static void count_rows(vsg_engine *e, const rect_run *r, int64_t *n_cpu)
 {
     *n_cpu = 0;
     for (int64_t g = 0; g < r->host.n_geoms; g++) {
-        r->row_cpu[g] |= r->invalid[g];
         if (r->row_cpu[g]) {
             (*n_cpu)++;
             continue;
@@ -266,7 +261,7 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
         run_free(x, &r);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     }
-    validate_ctx vc = {e, input, &r.host, rect, r.invalid};
+    validate_ctx vc = {e, input, vsg_columnar_view(&r.host), rect, r.invalid};
     st = run_on_backend(x, rect, &r, &vc, e);
     vsg_exec_flush_profile(x, e->profile);
     if (st != VSG_OK) {

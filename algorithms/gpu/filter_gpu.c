@@ -16,6 +16,7 @@
 
 #include "gpu/gpu_state.h"
 #include "overlay/candidates.h"
+#include "elements/box.h"
 #include "stages/stages.h"
 
 void vsg_pair_hints_free(vsg_pair_hints *h)
@@ -116,20 +117,6 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     return st;
 }
 
-static int list_push(vsg_id_list *l, int64_t id)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 8;
-        int64_t *ids = realloc(l->ids, cap * sizeof *ids);
-        if (!ids)
-            return -1;
-        l->ids = ids;
-        l->cap = cap;
-    }
-    l->ids[l->n++] = id;
-    return 0;
-}
-
 /* Pairs -> per-input lists and hints, in input then method order (the
  * join's order: pairs come sorted by input, then method). Pairs of inputs
  * the CPU read did not keep, or of method rows the index dropped, are left
@@ -154,11 +141,6 @@ static int bytes_push(byte_buf *b, uint8_t c)
     }
     b->v[b->n++] = c;
     return 0;
-}
-
-static int boxes_meet(const double *a, const double *b)
-{
-    return !(a[2] < b[0] || a[0] > b[2] || a[3] < b[1] || a[1] > b[3]);
 }
 
 #define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
@@ -207,14 +189,14 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
                     j = je;
                     c = VSG_PAIR_REFINE;
                     e++;
-                    if (!boxes_meet(in->box, idx->boxes + 4 * j))
+                    if (!vsg_box_meets(in->box, idx->boxes + 4 * j))
                         continue;
                 }
                 if (!idx->geoms[j])
                     continue;
                 if (in->repaired || idx->repaired[j])
                     c = VSG_PAIR_REFINE;
-                if (list_push(&lists[i], j) || bytes_push(&hb, c))
+                if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c))
                     goto nomem;
             }
         }

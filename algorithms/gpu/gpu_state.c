@@ -3,6 +3,7 @@
  */
 #include "gpu/gpu_state.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,17 @@ static vsg_gpu_state *state_of(vsg_engine *e)
     return e->gpu;
 }
 
-static void keep_note(vsg_gpu_state *g, const char *fmt, const char *a, const char *b)
+/* The first reason is the one the user reads; later ones are dropped. */
+static void keep_note(vsg_gpu_state *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void keep_note(vsg_gpu_state *g, const char *fmt, ...)
 {
-    if (g->note[0] == '\0')
-        snprintf(g->note, sizeof g->note, fmt, a, b);
+    if (g->note[0] != '\0')
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->note, sizeof g->note, fmt, ap);
+    va_end(ap);
 }
 
 vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
@@ -66,7 +74,7 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
             *st = vsg_engine_fail(e, s, -1, -1, "cannot open the GPU: %s",
                                   why[0] ? why : vsg_status_name(s));
         } else {
-            keep_note(g, "cannot open the GPU: %s%s", why[0] ? why : vsg_status_name(s), "");
+            keep_note(g, "cannot open the GPU: %s", why[0] ? why : vsg_status_name(s));
         }
         return NULL;
     }
@@ -97,7 +105,7 @@ void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)
     e->counts.gpu_rows_rerun_on_cpu += rows;
     vsg_gpu_state *g = state_of(e);
     if (g)
-        keep_note(g, "%s%s", why, "");
+        keep_note(g, "%s", why);
 }
 
 void vsg_gpu_prestart(vsg_engine *e)

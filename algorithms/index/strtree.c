@@ -12,6 +12,8 @@
  */
 #include "strtree.h"
 
+#include "elements/box.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,10 +157,6 @@ size_t vsg_strtree_size(const vsg_strtree *t)
     return t ? t->n_entries : 0;
 }
 
-static int meets(const double *a, const double *b)
-{
-    return !(a[2] < b[0] || a[0] > b[2] || a[3] < b[1] || a[1] > b[3]);
-}
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -166,7 +164,7 @@ static int cmp_id(const void *a, const void *b)
     return (p > q) - (p < q);
 }
 
-static vsg_status push_id(vsg_id_list *l, int64_t id)
+vsg_status vsg_id_list_push(vsg_id_list *l, int64_t id)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 32;
@@ -190,18 +188,18 @@ vsg_status vsg_strtree_query(const vsg_strtree *t, const double box[4],
      * level, and a tree of C=16 holding 2^63 entries has < 16 levels. */
     size_t stack[VSG_STRTREE_NODE_CAPACITY * 20];
     size_t top = 0;
-    if (!meets(t->node[t->root].box, box))
+    if (!vsg_box_meets(t->node[t->root].box, box))
         return VSG_OK;
     stack[top++] = t->root;
     while (top > 0) {
         const node_t *nd = &t->node[stack[--top]];
         if (nd->count == 0) {   /* an entry: its box was tested by its parent */
-            if (push_id(out, nd->first) != VSG_OK)
+            if (vsg_id_list_push(out, nd->first) != VSG_OK)
                 return VSG_ERR_NOMEM;
             continue;
         }
         for (int64_t c = nd->first; c < nd->first + nd->count; c++)
-            if (meets(t->node[c].box, box))
+            if (vsg_box_meets(t->node[c].box, box))
                 stack[top++] = (size_t)c;
     }
     if (out->n > 1)

@@ -27,6 +27,8 @@ typedef struct {
 } vsg_id_list;
 
 void vsg_id_list_free(vsg_id_list *l);
+/* Appends id, growing the list; VSG_ERR_NOMEM (list unchanged) on failure. */
+vsg_status vsg_id_list_push(vsg_id_list *l, int64_t id);
 
 /* boxes: n entries of xmin, ymin, xmax, ymax. Entry i gets id i; entries
  * with include[i] == 0 (include may be NULL) are left out. Boxes must be

@@ -21,11 +21,6 @@ typedef struct {
     const double *rect;
 } refine_ctx;
 
-static int box_outside(const double *box, const double *rect)
-{
-    return box[2] < rect[0] || box[0] > rect[2] || box[3] < rect[1] || box[1] > rect[3];
-}
-
 static void refine_task(void *vc, size_t i, int wid)
 {
     refine_ctx *c = vc;
@@ -33,7 +28,7 @@ static void refine_task(void *vc, size_t i, int wid)
     vsg_read_result *in = &b->in[i];
     if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
         return;
-    if (box_outside(in->box, c->rect))
+    if (!vsg_box_meets(in->box, c->rect))
         return;
     vsg_worker *w = &b->e->workers[wid];
     const double *rc = c->rect;
