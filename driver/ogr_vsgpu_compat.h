@@ -9,7 +9,11 @@
  *   3.7  GDALDataset::FlushCache returns CPLErr (was void);
  *        OGRGeomFieldDefn::GetSpatialRef returns const, and from then on
  *        OGRGeometryFactory::createFromWkb takes a const SRS.
- *   3.8  ICreateLayer takes a const OGRSpatialReference*.
+ *   3.8  Arrow streams: GDAL's default stream encodes GeoArrow, DateTime
+ *        fields carry a time zone flag, and OGRLayer::GetArrowStream no
+ *        longer rewinds the layer (the stream starts at the current
+ *        position).
+ *        ICreateLayer takes a const OGRSpatialReference*.
  *   3.9  ICreateLayer takes (name, const OGRGeomFieldDefn*, CSLConstList).
  *   3.11 gdal CLI algorithms can be declared by plugins (gdalalgorithm_cpp.h).
  *   3.12 OGRLayer::GetLayerDefn/GetName/GetGeomType/TestCapability and
@@ -82,6 +86,9 @@ inline OGRSpatialReference *VSGPUWkbSRS(const OGRSpatialReference *srs)
     return const_cast<OGRSpatialReference *>(srs);
 }
 #endif
+
+/* The Arrow stream behaviour of 3.8 (see the list above). */
+#define VSGPU_GDAL_ARROW_3_8 VSGPU_GDAL_AT_LEAST(3, 8)
 
 /* Whether this GDAL lets a plugin declare `gdal` CLI algorithms. */
 #if VSGPU_GDAL_AT_LEAST(3, 11)

@@ -35,9 +35,6 @@
 #include <limits>
 #include <new>
 
-#define VSGPU_HAS_GDAL_3_8 \
-    (GDAL_VERSION_NUM >= GDAL_COMPUTE_VERSION(3, 8, 0))
-
 namespace
 {
 
@@ -420,7 +417,7 @@ bool FieldFormat(const OGRFieldDefn *fd, char *type, std::string *format)
             *format = "ttm";
             return true;
         case OFTDateTime:
-#if VSGPU_HAS_GDAL_3_8
+#if VSGPU_GDAL_ARROW_3_8
             /* From 3.8 a field with a known time zone gets a zoned
              * timestamp whose values GDAL converts: left to GDAL. */
             if (fd->GetTZFlag() != OGR_TZFLAG_UNKNOWN &&
@@ -603,7 +600,7 @@ bool OGRVSGPUResultLayer::GetArrowStream(ArrowArrayStream *out_stream,
     std::string why;
     if (enc != nullptr && !EQUAL(enc, "WKB"))
     {
-#if VSGPU_HAS_GDAL_3_8
+#if VSGPU_GDAL_ARROW_3_8
         fast = false; /* GDAL's default stream encodes GeoArrow itself */
         why = std::string("GEOMETRY_ENCODING=") + enc;
 #else
@@ -616,7 +613,9 @@ bool OGRVSGPUResultLayer::GetArrowStream(ArrowArrayStream *out_stream,
 #endif
     }
     /* Fails when a stream is already open on the layer: that stream's
-     * state must be left as it is. Rewinds the layer (ResetReading). */
+     * state must be left as it is. Before GDAL 3.8 it rewinds the layer;
+     * from 3.8 the stream reads on from the current position, as GDAL's
+     * own layers do (docs/usage.md). */
     if (!OGRLayer::GetArrowStream(out_stream, options))
         return false;
     try

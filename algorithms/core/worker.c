@@ -4,6 +4,7 @@
 #include "worker.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* GEOS calls this from inside the failing operation, on the worker's own
@@ -47,7 +48,43 @@ vsg_status vsg_worker_init(vsg_worker *w)
     GEOSWKBWriter_setIncludeSRID_r(w->ctx, w->writer, 0);
     GEOSMakeValidParams_setMethod_r(w->ctx, w->make_valid, GEOS_MAKE_VALID_STRUCTURE);
     GEOSMakeValidParams_setKeepCollapsed_r(w->ctx, w->make_valid, 0);
+    w->fault_row = -1;
+#ifdef VSGPU_FAULT_INJECTION
+    const char *fault = getenv("VSGPU_FAULT_GEOS_ROW");
+    if (fault && *fault) {
+        char *end;
+        long long row = strtoll(fault, &end, 10);
+        if (*end == '\0' && row >= 0)
+            w->fault_row = row;
+    }
+#endif
     return VSG_OK;
+}
+
+/* A failure as GEOS reports one: NULL and a message. */
+static GEOSGeometry *injected_failure(vsg_worker *w)
+{
+    snprintf(w->geos_msg, sizeof w->geos_msg,
+             "TopologyException: injected failure (VSGPU_FAULT_GEOS_ROW=%lld)",
+             (long long)w->fault_row);
+    w->has_geos_msg = 1;
+    return NULL;
+}
+
+GEOSGeometry *vsg_worker_intersection(vsg_worker *w, int64_t row, const GEOSGeometry *a,
+                                      const GEOSGeometry *b)
+{
+    if (row == w->fault_row)
+        return injected_failure(w);
+    return GEOSIntersection_r(w->ctx, a, b);
+}
+
+GEOSGeometry *vsg_worker_clip_by_rect(vsg_worker *w, int64_t row, const GEOSGeometry *g,
+                                      const double *rect)
+{
+    if (row == w->fault_row)
+        return injected_failure(w);
+    return GEOSClipByRect_r(w->ctx, g, rect[0], rect[1], rect[2], rect[3]);
 }
 
 void vsg_worker_destroy(vsg_worker *w)

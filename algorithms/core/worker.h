@@ -21,6 +21,7 @@ typedef struct vsg_worker {
     vsg_counts counts;
     char geos_msg[512];              /* last error reported by GEOS        */
     int has_geos_msg;
+    int64_t fault_row;               /* tests: see vsg_worker_intersection */
 } vsg_worker;
 
 /* On failure returns VSG_ERR_NOMEM and leaves w zeroed (safe to destroy). */
@@ -30,6 +31,17 @@ void vsg_worker_destroy(vsg_worker *w);
 /* The message of the last GEOS error on this worker ("unknown GEOS error"
  * if GEOS said nothing); reading it clears it. */
 const char *vsg_worker_take_message(vsg_worker *w);
+
+/* The engine's GEOS overlay operations, through one door. In builds with
+ * VSGPU_FAULT_INJECTION (test builds), the configuration
+ * VSGPU_FAULT_GEOS_ROW=<n> makes every overlay of batch row n fail as a
+ * GEOS exception does (NULL, message "TopologyException: injected ..."):
+ * the one failure that every GEOS version raises, for the tests of
+ * SKIP_FAILURES and of error reporting. row: the input's row in its batch. */
+GEOSGeometry *vsg_worker_intersection(vsg_worker *w, int64_t row, const GEOSGeometry *a,
+                                      const GEOSGeometry *b);
+GEOSGeometry *vsg_worker_clip_by_rect(vsg_worker *w, int64_t row, const GEOSGeometry *g,
+                                      const double *rect);
 
 /* Forgets a stale message before an operation whose failure we report. */
 static inline void vsg_worker_clear_message(vsg_worker *w)

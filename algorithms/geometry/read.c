@@ -153,11 +153,13 @@ vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
         return VSG_OK;
     }
 
-    /* Closing happens on a copy: the caller's buffer is const. */
+    /* Closing rings and dropping M (docs/semantics.md: Z kept, M dropped,
+     * whatever GEOS version reads it) happen on a copy: the caller's buffer
+     * is const. */
     unsigned char *closed = NULL;
     size_t closed_size = 0;
-    if (info.n_unclosed_rings > 0) {
-        vsg_status st = vsg_wkb_close_rings(wkb, size, &closed, &closed_size);
+    if (info.n_unclosed_rings > 0 || info.any_m) {
+        vsg_status st = vsg_wkb_normalize(wkb, size, 1, &closed, &closed_size);
         if (st != VSG_OK)
             return st;
         w->counts.rings_closed += info.n_unclosed_rings;

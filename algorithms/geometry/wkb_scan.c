@@ -1,10 +1,11 @@
 /*
  * wkb_scan.c - see wkb_scan.h.
  *
- * One recursive walker serves both the scan and the ring-closing copy: in
+ * One recursive walker serves both the scan and the normalising copy: in
  * copy mode it appends every byte it reads to an output buffer, except that
  * a ring found unclosed is written with its count plus one and its first
- * point repeated at the end.
+ * point repeated at the end, and M ordinates (with their type flags) are
+ * left out.
  */
 #include "wkb_scan.h"
 
@@ -24,6 +25,7 @@ typedef struct {
     int nonfinite;
     /* copy mode */
     int emit;
+    int drop_m;              /* copy mode: leave M ordinates out */
     unsigned char *out;
     size_t out_len, out_cap;
     int oom;
@@ -167,16 +169,28 @@ static void check_coord(walker *w, const unsigned char *p, int big, int has_z)
     add_point_to_bounds(w, x, y);
 }
 
+/* Copies one coordinate of `dims` doubles at p; M, always the last
+ * ordinate, is left out when the copy drops M. */
+static int put_coord(walker *w, const unsigned char *p, int dims, int has_m)
+{
+    return put(w, p, (size_t)(dims - (has_m && w->drop_m)) * 8);
+}
+
 /* A run of n coordinates of `dims` doubles (count already validated). */
-static int take_coords(walker *w, int big, uint32_t n, int dims, int has_z)
+static int take_coords(walker *w, int big, uint32_t n, int dims, int has_z, int has_m)
 {
     size_t stride = (size_t)dims * 8;
     const unsigned char *p = w->buf + w->pos;
     for (uint32_t i = 0; i < n; i++)
         check_coord(w, p + (size_t)i * stride, big, has_z);
     size_t len = (size_t)n * stride;
-    if (!put(w, p, len))
+    if (has_m && w->drop_m) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!put_coord(w, p + (size_t)i * stride, dims, has_m))
+                return 0;
+    } else if (!put(w, p, len)) {
         return 0;
+    }
     w->pos += len;
     w->info->n_points += n;
     return 1;
@@ -188,7 +202,7 @@ static void note_dimension(walker *w, int d)
         w->info->dimension = d;
 }
 
-static int walk_point(walker *w, int big, int dims, int has_z)
+static int walk_point(walker *w, int big, int dims, int has_z, int has_m)
 {
     size_t len = (size_t)dims * 8;
     if (left(w) < len)
@@ -204,23 +218,23 @@ static int walk_point(walker *w, int big, int dims, int has_z)
         w->info->n_points++;
         note_dimension(w, 0);
     }
-    if (!put(w, p, len))
+    if (!put_coord(w, p, dims, has_m))
         return 0;
     w->pos += len;
     return 1;
 }
 
-static int walk_linestring(walker *w, int big, int dims, int has_z)
+static int walk_linestring(walker *w, int big, int dims, int has_z, int has_m)
 {
     uint32_t n;
     if (!take_count(w, big, (size_t)dims * 8, "point", &n, 1))
         return 0;
     if (n > 0)
         note_dimension(w, 1);
-    return take_coords(w, big, n, dims, has_z);
+    return take_coords(w, big, n, dims, has_z, has_m);
 }
 
-static int walk_ring(walker *w, int big, int dims, int has_z)
+static int walk_ring(walker *w, int big, int dims, int has_z, int has_m)
 {
     size_t stride = (size_t)dims * 8;
     uint32_t n;
@@ -244,21 +258,21 @@ static int walk_ring(walker *w, int big, int dims, int has_z)
     encode_u32(cb, n + (uint32_t)(unclosed && w->emit), big);
     if (!put(w, cb, 4))
         return 0;
-    if (!take_coords(w, big, n, dims, has_z))
+    if (!take_coords(w, big, n, dims, has_z, has_m))
         return 0;
-    if (unclosed && !put(w, first, stride))
+    if (unclosed && w->emit && !put_coord(w, first, dims, has_m))
         return 0;
     return 1;
 }
 
-static int walk_polygon(walker *w, int big, int dims, int has_z)
+static int walk_polygon(walker *w, int big, int dims, int has_z, int has_m)
 {
     uint32_t n;
     if (!take_count(w, big, 4, "ring", &n, 1))
         return 0;
     int64_t before = w->info->n_points;
     for (uint32_t r = 0; r < n; r++)
-        if (!walk_ring(w, big, dims, has_z))
+        if (!walk_ring(w, big, dims, has_z, has_m))
             return 0;
     if (w->info->n_points > before)
         note_dimension(w, 2);
@@ -295,7 +309,13 @@ static int walk_geometry(walker *w, int depth, int expected)
                     VSG_WKB_MAX_DEPTH, w->pos);
     size_t at = w->pos;
     unsigned char hdr[5];
-    if (!take(w, hdr, 5, "geometry header"))
+    /* The header is read without copying: the copy writes its own, which
+     * differs when M is dropped. */
+    int emit = w->emit;
+    w->emit = 0;
+    int got_header = take(w, hdr, 5, "geometry header");
+    w->emit = emit;
+    if (!got_header)
         return 0;
     if (hdr[0] > 1)
         return fail(w, VSG_WKB_CORRUPT, "bad byte order %u at byte %zu", hdr[0], at);
@@ -311,6 +331,21 @@ static int walk_geometry(walker *w, int depth, int expected)
         return fail(w, VSG_WKB_CORRUPT, "unknown geometry type %u at byte %zu", raw, at);
     has_z |= iso == 1 || iso == 3;
     has_m |= iso == 2 || iso == 3;
+    if (has_m)
+        w->info->any_m = 1;
+    if (w->emit) {
+        /* Without M: ISO 2xxx becomes 2D, 3xxx becomes Z; EWKB loses its
+         * M flag. */
+        uint32_t out_raw = raw;
+        if (has_m && w->drop_m)
+            out_raw = (raw & 0x40000000u) ? raw & ~0x40000000u
+                                          : (raw & 0xF0000000u) | ((iso == 3 ? 1000u : 0u) + t);
+        unsigned char oh[5];
+        oh[0] = hdr[0];
+        encode_u32(oh + 1, out_raw, big);
+        if (!put(w, oh, 5))
+            return 0;
+    }
     if (has_srid) {
         unsigned char s[4];
         if (!take(w, s, 4, "SRID"))
@@ -333,9 +368,9 @@ static int walk_geometry(walker *w, int depth, int expected)
 
     int dims = 2 + has_z + has_m;
     switch (t) {
-    case T_POINT: return walk_point(w, big, dims, has_z);
-    case T_LINESTRING: return walk_linestring(w, big, dims, has_z);
-    case T_POLYGON: return walk_polygon(w, big, dims, has_z);
+    case T_POINT: return walk_point(w, big, dims, has_z, has_m);
+    case T_LINESTRING: return walk_linestring(w, big, dims, has_z, has_m);
+    case T_POLYGON: return walk_polygon(w, big, dims, has_z, has_m);
     case T_MULTIPOINT: return walk_collection(w, big, depth, T_POINT);
     case T_MULTILINESTRING: return walk_collection(w, big, depth, T_LINESTRING);
     case T_MULTIPOLYGON: return walk_collection(w, big, depth, T_POLYGON);
@@ -376,6 +411,12 @@ void vsg_wkb_scan(const unsigned char *wkb, size_t size, vsg_wkb_info *info)
 vsg_status vsg_wkb_close_rings(const unsigned char *wkb, size_t size,
                                unsigned char **out, size_t *out_size)
 {
+    return vsg_wkb_normalize(wkb, size, 0, out, out_size);
+}
+
+vsg_status vsg_wkb_normalize(const unsigned char *wkb, size_t size, int drop_m,
+                             unsigned char **out, size_t *out_size)
+{
     *out = NULL;
     *out_size = 0;
     vsg_wkb_info info;
@@ -384,6 +425,7 @@ vsg_status vsg_wkb_close_rings(const unsigned char *wkb, size_t size,
     w.size = size;
     w.info = &info;
     w.emit = 1;
+    w.drop_m = drop_m;
     info_init(&info);
     run(&w);
     if (w.oom) {

@@ -41,7 +41,8 @@ typedef struct {
     size_t consumed;          /* bytes of the geometry (when OK/NONFINITE) */
     int type;                 /* base type of the top level: 1..7, or the
                                  unsupported code                          */
-    int has_z, has_m, has_srid;
+    int has_z, has_m, has_srid; /* of the top level                      */
+    int any_m;                /* an M ordinate anywhere (any member)       */
     int is_empty;             /* not a single coordinate                   */
     int dimension;            /* highest dimension of the non-empty parts:
                                  0 points, 1 lines, 2 polygons; -1 if empty */
@@ -65,5 +66,12 @@ void vsg_wkb_scan(const unsigned char *wkb, size_t size, vsg_wkb_info *info);
  * not hold) *out is NULL. */
 vsg_status vsg_wkb_close_rings(const unsigned char *wkb, size_t size,
                                unsigned char **out, size_t *out_size);
+
+/* The same copy, and with drop_m also without M ordinates: type codes lose
+ * their M (ISO XYM becomes XY, XYZM becomes XYZ; the EWKB M flag is
+ * cleared). The engine drops M on every GEOS version this way: GEOS 3.12
+ * and later would otherwise carry M through to the output. */
+vsg_status vsg_wkb_normalize(const unsigned char *wkb, size_t size, int drop_m,
+                             unsigned char **out, size_t *out_size);
 
 #endif

@@ -21,7 +21,7 @@
  * the size of the input, so the union works on small pieces instead of on
  * the (often large) method geometries. NULL on failure, with *fail_j set
  * to the method index whose overlay failed (-1: the union). */
-static GEOSGeometry *clip_by_hits(vsg_worker *w, const GEOSGeometry *g,
+static GEOSGeometry *clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry *g,
                                   const vsg_method_index *idx, const int64_t *hits, size_t n,
                                   int64_t *fail_j)
 {
@@ -30,7 +30,7 @@ static GEOSGeometry *clip_by_hits(vsg_worker *w, const GEOSGeometry *g,
         return NULL;
     size_t k = 0;
     for (; k < n; k++) {
-        pieces[k] = GEOSIntersection_r(w->ctx, g, idx->geoms[hits[k]]);
+        pieces[k] = vsg_worker_intersection(w, row, g, idx->geoms[hits[k]]);
         if (!pieces[k]) {
             *fail_j = hits[k];
             break;
@@ -94,9 +94,9 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     *pair_dim = s->in->dim < hit_dim ? s->in->dim : hit_dim;
     if (n_hits == 1) {
         *fail_j = hits[0];
-        *r = GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[hits[0]]);
+        *r = vsg_worker_intersection(w, s->row, s->in->geom, idx->geoms[hits[0]]);
     } else {
-        *r = clip_by_hits(w, s->in->geom, idx, hits, n_hits, fail_j);
+        *r = clip_by_hits(w, s->row, s->in->geom, idx, hits, n_hits, fail_j);
     }
     st = *r ? VSG_OK : VSG_ERR_GEOS;
 done:
@@ -112,7 +112,7 @@ static void refine_task(void *vc, size_t i, int wid)
     if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
         return;
     vsg_worker *w = &b->e->workers[wid];
-    vsg_subject s = {in, NULL};
+    vsg_subject s = {in, NULL, (int64_t)i};
     GEOSGeometry *r = NULL;
     int pair_dim = -1;
     int64_t fail_j = -1;

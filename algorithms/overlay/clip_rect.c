@@ -42,7 +42,7 @@ static void refine_task(void *vc, size_t i, int wid)
         r = in->geom;
         in->geom = NULL;
     } else {
-        r = GEOSClipByRect_r(w->ctx, in->geom, rc[0], rc[1], rc[2], rc[3]);
+        r = vsg_worker_clip_by_rect(w, (int64_t)i, in->geom, rc);
     }
     vsg_status st = r ? vsg_apply_type_rule(w, &b->e->opts, r, in->dim < 2 ? in->dim : 2, &r)
                       : VSG_ERR_GEOS;

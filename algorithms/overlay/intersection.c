@@ -33,7 +33,7 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
         w->counts.contained_shortcuts++;
         return vsg_geom_overlay_copy(w->ctx, idx->geoms[j]);
     case VSG_REL_OVERLAP:
-        return GEOSIntersection_r(w->ctx, s->in->geom, idx->geoms[j]);
+        return vsg_worker_intersection(w, s->row, s->in->geom, idx->geoms[j]);
     default:
         return NULL;
     }
@@ -48,7 +48,7 @@ static void refine_task(void *vc, size_t i, int wid)
         return;
     vsg_worker *w = &b->e->workers[wid];
     const vsg_engine_options *o = &b->e->opts;
-    vsg_subject s = {in, NULL};
+    vsg_subject s = {in, NULL, (int64_t)i};
 
     for (size_t k = 0; k < c->cands[i].n; k++) {
         size_t j = (size_t)c->cands[i].ids[k];

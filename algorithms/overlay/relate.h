@@ -30,6 +30,7 @@ typedef enum {
 typedef struct {
     const vsg_read_result *in;
     const GEOSPreparedGeometry *prep;
+    int64_t row;               /* its row in the batch */
 } vsg_subject;
 
 void vsg_subject_release(vsg_worker *w, vsg_subject *s);

@@ -202,9 +202,12 @@ static void points_and_lines_dissolve_to_multi(void)
     vsg_result_init(&r);
     REQUIRE(vsg_dissolve(e, fx_view(&a), group_of, 1, &r) == VSG_OK);
     char *t = fx_wkt_of_wkb(r.wkb[0], r.size[0]);
-    CHECK(t && strcmp(t, "MULTIPOINT (1 1, 2 2, 3 3)") == 0);
-    if (t && strcmp(t, "MULTIPOINT (1 1, 2 2, 3 3)") != 0)
-        fprintf(stderr, "  got %s\n", t);
+    /* GEOS 3.12 and later write the members in parentheses. */
+    int same = t && (strcmp(t, "MULTIPOINT (1 1, 2 2, 3 3)") == 0 ||
+                     strcmp(t, "MULTIPOINT ((1 1), (2 2), (3 3))") == 0);
+    CHECK(same);
+    if (!same)
+        fprintf(stderr, "  got %s\n", t ? t : "(null)");
     free(t);
     fx_array_free(&a);
     fx_push(&a, "LINESTRING(0 0, 2 0)");

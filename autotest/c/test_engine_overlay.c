@@ -3,6 +3,8 @@
  * GEOS as the oracle (area of the symmetric difference), the type rules,
  * SKIP_FAILURES, and byte-for-byte determinism across thread counts.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include "vsg_test.h"
 #include "engine_fixtures.h"
 
@@ -300,10 +302,13 @@ static void type_rules(void)
     fx_array_free(&me);
 }
 
-/* A GeometryCollection of overlapping polygons is valid to GEOSisValid but
- * makes OverlayNG throw: the way to get a real GEOS failure. */
+/* A GEOS failure on input row 1. GEOS up to 3.12 throws on its own on the
+ * GeometryCollection of overlapping polygons (valid to GEOSisValid); newer
+ * GEOS computes it. The fault hook (core/worker.h) makes the failure the
+ * same on every version. */
 static void skip_failures(void)
 {
+    setenv("VSGPU_FAULT_GEOS_ROW", "1", 1);
     fx_array in = {0}, me = {0};
     fx_push(&in, "POLYGON((0 0, 6 0, 6 6, 0 6, 0 0))");
     fx_push(&in, "GEOMETRYCOLLECTION(POLYGON((0 0,10 0,10 10,0 10,0 0)), POLYGON((5 5,15 5,15 15,5 15,5 5)))");
@@ -337,6 +342,7 @@ static void skip_failures(void)
     vsg_engine_destroy(e);
     fx_array_free(&in);
     fx_array_free(&me);
+    unsetenv("VSGPU_FAULT_GEOS_ROW");
 }
 
 /* Same bytes for 1 and 4 threads, for every operation. */
