@@ -24,7 +24,8 @@ root=$roots/$suite
 mirror=${VSGPU_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 common=(cmake make g++ gcc pkg-config gdal-bin libgdal-dev libgeos-dev
-        python3 python3-gdal python3-pytest python3-numpy sqlite3)
+        python3 python3-gdal python3-pytest python3-numpy python3-scipy
+        python3-matplotlib sqlite3)
 case "$suite" in
   sid)    packages=("${common[@]}" qgis python3-qgis qgis-providers xauth) ;;
   trixie) packages=("${common[@]}") ;;
