@@ -130,7 +130,10 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
             }
         }
         /* Carry the odd ones: remember them before run_level refills. */
-        GEOSGeometry **odd = calloc((size_t)d->n_groups, sizeof *odd);
+        /* n_groups >= 1 here (a level has work); the bound also tells
+         * the compiler the size cannot wrap. */
+        size_t n_odd = d->n_groups > 0 ? (size_t)d->n_groups : 1;
+        GEOSGeometry **odd = calloc(n_odd, sizeof *odd);
         if (!odd) {
             free(pairs);
             return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
