@@ -96,6 +96,14 @@ int vsg_engine_num_threads(const vsg_engine *e)
     return e ? e->n_threads : 0;
 }
 
+void vsg_engine_set_progress(vsg_engine *e, vsg_progress_fn fn, void *data)
+{
+    if (!e)
+        return;
+    e->progress_fn = fn;
+    e->progress_data = data;
+}
+
 void vsg_engine_begin_call(vsg_engine *e)
 {
     e->last_error[0] = '\0';

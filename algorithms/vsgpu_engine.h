@@ -31,6 +31,8 @@ typedef enum {
     VSG_OK = 0,
     /* caller errors */
     VSG_ERR_INVALID_ARG = 100,
+    VSG_ERR_INTERRUPTED = 101,        /* the progress callback asked to
+                                         stop (vsg_engine_set_progress)    */
     /* resource errors */
     VSG_ERR_NOMEM = 200,
     VSG_ERR_THREAD = 201,
@@ -180,6 +182,16 @@ int vsg_engine_num_threads(const vsg_engine *e);
  * life ("" when none did): the first reason, for the one warning the
  * driver emits. */
 const char *vsg_engine_gpu_note(const vsg_engine *e);
+/* Progress of vsg_dissolve, the one call long enough to need it: fn gets
+ * the number of groups whose union is finished, of n_groups. It is called
+ * on the thread that called vsg_dissolve (between the tasks that thread
+ * runs itself and after each stage), never from the pool's threads, and
+ * only when the count moved; done is non-decreasing and the last call has
+ * done == total. fn returns nonzero to go on, 0 to stop: the call then ends
+ * with VSG_ERR_INTERRUPTED as soon as the running tasks return. fn NULL
+ * (the default) turns it off; the setting lasts for the engine's life. */
+typedef int (*vsg_progress_fn)(int64_t done, int64_t total, void *data);
+void vsg_engine_set_progress(vsg_engine *e, vsg_progress_fn fn, void *data);
 /* The device the GPU pipeline ran on ("" when it did not run). */
 const char *vsg_engine_gpu_device(const vsg_engine *e);
 

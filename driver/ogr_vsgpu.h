@@ -59,6 +59,7 @@ struct Options
     bool nvtx = false;
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
+    bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */
@@ -221,6 +222,42 @@ void WarnSummary(const ReportState &st);
 /* Writes VSGPU_PROFILE when set. */
 void WriteProfile(const ReportState &st, vsg_engine *engine);
 
+/* ---- progress (ogrvsgpuprogress.cpp) ---------------------------------- */
+
+/* One stream's progress as a GDALProgressFunc sees it: 0.0 when the stream
+ * starts, fractions of the work done that never go down and move by 1%
+ * steps at least (so the callback costs nothing next to the work), and 1.0
+ * once, at the end. A FALSE from the callback is a CE_Failure
+ * (CPLE_UserInterrupt) and turns the callback off for the stream. */
+class Progress
+{
+  public:
+    /* A new stream; fn nullptr: off. false: fn asked to stop. */
+    bool Start(GDALProgressFunc fn, void *data);
+    /* Another callback for the rest of the stream (nullptr: off). */
+    void SetCallback(GDALProgressFunc fn, void *data);
+    bool Active() const
+    {
+        return m_fn != nullptr;
+    }
+    /* fraction of the stream done; below 1.0 whatever it says (a count
+     * that was too small must not end the progress early). */
+    bool Update(double fraction);
+    /* 1.0, once per stream. */
+    bool End();
+
+  private:
+    bool Call(double fraction);
+    GDALProgressFunc m_fn = nullptr;
+    void *m_data = nullptr;
+    double m_last = 0;
+    bool m_ended = false;
+};
+
+/* lo + (hi - lo) * done / total, within [lo, hi]; lo when total <= 0 (an
+ * unknown count says nothing). */
+double PhaseFraction(double lo, double hi, GIntBig done, GIntBig total);
+
 /* ---- WKB batches ------------------------------------------------------ */
 
 /* Geometries of one batch as WKB in one buffer; null geometries have no
@@ -294,6 +331,19 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     /* The VSGPU domain as the last complete read left it. */
     CPLStringList m_final_metadata;
     void RunToCompletion();
+
+    /* Progress (SetProgress, else PROGRESS=YES: GDALTermProgress). */
+    bool m_progress_set = false; /* SetProgress called: the option yields */
+    GDALProgressFunc m_progress_fn = nullptr;
+    void *m_progress_data = nullptr;
+    vsgpu::Progress m_progress;  /* this stream's                        */
+    GDALProgressFunc ProgressFunc(void **data) const;
+    /* Reports fraction of the stream; false when the callback stopped it
+     * (CPLError emitted, m_failed set). */
+    bool ReportProgress(double fraction);
+    /* The input layer's feature count (its filters set), taken when a
+     * stream starts and progress is on; -1 when off or unknown. */
+    GIntBig CountInputForProgress();
 
     bool StartEngine();
     void StopEngine();
@@ -378,6 +428,18 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     explicit OGRVSGPUResultLayer(std::unique_ptr<vsgpu::Plan> plan);
     ~OGRVSGPUResultLayer() override;
 
+    /* Reports the statement's progress to fn (GDAL's GDALProgressFunc
+     * contract: fraction in [0,1], message, data), called on the thread that
+     * reads the layer, from values driven by work done (input features
+     * consumed of the input's count, groups dissolved, rows written). A
+     * FALSE return from fn cancels: reading stops with CE_Failure
+     * "VSGPU: interrupted by the progress callback" (CPLE_UserInterrupt).
+     * nullptr turns it off. */
+    void SetProgress(GDALProgressFunc fn, void *data);
+    /* (A call, nullptr included, overrides the PROGRESS option; it applies
+     * at once, and to every later stream: ResetReading starts the progress
+     * again from 0.) */
+
     DEFINE_GET_NEXT_FEATURE_THROUGH_RAW(OGRVSGPUResultLayer)
 
     void ResetReading() override;
@@ -411,6 +473,10 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool m_input_done = false;
     double m_build_s = 0;
     int64_t m_build_rows = 0;
+    GIntBig m_input_total = -1; /* the input's count, for progress      */
+
+    /* Progress: the input features whose results are all handed out. */
+    bool ReportConsumed();
 
     bool LoadMethod();
     bool NextBatch();
@@ -453,6 +519,10 @@ class OGRVSGPUDissolveLayer final : public OGRVSGPUResultLayer
     size_t m_pos = 0;
 
     bool ReadAndDissolve();
+    /* vsg_engine_set_progress's callback: groups dissolved. */
+    static int OnEngineProgress(int64_t done, int64_t total, void *data);
+    /* Progress of handing out the groups; false when stopped. */
+    bool ReportWritten();
     OGRFeature *BuildFeature(size_t i);
     static int CompareKeys(const std::vector<KeyValue> &a,
                            const std::vector<KeyValue> &b);

@@ -788,7 +788,7 @@ int OGRVSGPUResultLayer::GetNextArrowArray(ArrowArrayStream *stream,
                 return EIO;
             m_eof = true;
             Finish();
-            return 0;
+            return m_failed ? EIO : 0; /* the progress callback stopped it */
         }
         const size_t n = std::min(
             ready, static_cast<size_t>(MaxBatch(m_aosArrowArrayStreamOptions.List())));

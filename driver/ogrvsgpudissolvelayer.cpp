@@ -4,7 +4,8 @@
  * Reads every input feature, evaluates the group keys (typed like SQLite:
  * NULL first, numbers numerically, strings by byte value), numbers the
  * groups in sorted key order, and calls vsg_dissolve once. Features are
- * then handed out in group order.
+ * then handed out in group order. Progress: features read, groups
+ * dissolved (the engine's count), groups handed out.
  */
 #include "ogr_vsgpu.h"
 
@@ -178,11 +179,39 @@ int OGRVSGPUDissolveLayer::CompareKeys(const std::vector<KeyValue> &a,
     return 0;
 }
 
+/* Progress phases, as fractions of the stream: reading the input (by
+ * features read of its count), the union (by groups finished, from the
+ * engine), handing out the groups (by groups written). The split is fixed:
+ * each phase's own count drives it, so it goes forward only with work. */
+namespace
+{
+constexpr double kReadEnd = 0.4;
+constexpr double kUnionEnd = 0.9;
+}  // namespace
+
+int OGRVSGPUDissolveLayer::OnEngineProgress(int64_t done, int64_t total,
+                                            void *data)
+{
+    auto *self = static_cast<OGRVSGPUDissolveLayer *>(data);
+    return self->ReportProgress(
+               vsgpu::PhaseFraction(kReadEnd, kUnionEnd, done, total))
+               ? 1
+               : 0;
+}
+
+bool OGRVSGPUDissolveLayer::ReportWritten()
+{
+    return ReportProgress(vsgpu::PhaseFraction(
+        kUnionEnd, 1, static_cast<GIntBig>(m_pos),
+        static_cast<GIntBig>(m_result.count)));
+}
+
 bool OGRVSGPUDissolveLayer::ReadAndDissolve()
 {
     const vsgpu::Source &input = m_plan->input;
     if (!vsgpu::PrepareSource(input, m_plan->spatial_filter.get()))
         return false;
+    const GIntBig input_total = CountInputForProgress();
 
     /* Read: key values, fields and WKB of every feature. */
     double t0 = vsg_now_s();
@@ -208,7 +237,12 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
         keys.push_back(std::move(kv));
         fids.push_back(f->GetFID());
         feats.push_back(std::move(f));
+        if (!ReportProgress(vsgpu::PhaseFraction(
+                0, kReadEnd, static_cast<GIntBig>(fids.size()), input_total)))
+            return false;
     }
+    if (!ReportProgress(kReadEnd))
+        return false;
     const size_t n = fids.size();
     m_counts.input_features = static_cast<GIntBig>(n);
     AddStage("ogr_read_input", t0, static_cast<int64_t>(n),
@@ -243,15 +277,19 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
     if (n == 0)
         return true;
     vsg_wkb_array arr = wkb.View();
+    vsg_engine_set_progress(
+        m_engine, m_progress.Active() ? OnEngineProgress : nullptr, this);
     const vsg_status st =
         vsg_dissolve(m_engine, &arr, group_of.data(), n_groups, &m_result);
+    if (st == VSG_ERR_INTERRUPTED)
+        return false; /* ReportProgress said why */
     if (st != VSG_OK)
     {
         vsgpu::ReportEngineError(*m_plan, m_engine, st, "dissolve", fids,
                                  input);
         return false;
     }
-    return true;
+    return ReportProgress(kUnionEnd);
 }
 
 OGRFeature *OGRVSGPUDissolveLayer::BuildFeature(size_t i)
@@ -302,6 +340,11 @@ OGRFeature *OGRVSGPUDissolveLayer::NextResult()
         const double t0 = vsg_now_s();
         OGRFeature *f = BuildFeature(m_pos++);
         AddStage("build_features", t0, 1, f ? 1 : 0);
+        if (f != nullptr && !ReportWritten())
+        {
+            delete f;
+            return nullptr;
+        }
         return f;
     }
     return nullptr;
@@ -364,5 +407,5 @@ bool OGRVSGPUDissolveLayer::TakeArrowRows(size_t n,
         }
     }
     m_pos += n;
-    return true;
+    return ReportWritten();
 }

@@ -77,6 +77,10 @@ const Decl kOptions[] = {
      "AUTO takes the GPU pipeline from this many input rows (MEASURED: the crossover measured on the GPU host)"},
     {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
      "Where the GPU pipeline runs: CUDA, or HOST to run it on the CPU for tests"},
+    /* Not a statement option: it says how a program shows the statement,
+     * not what the statement computes. */
+    {"PROGRESS", "VSGPU_PROGRESS", Kind::Bool, "NO", false,
+     "Print the progress of reading the result on the terminal, as ogr2ogr -progress does"},
 };
 
 const Decl *FindDecl(const char *name)
@@ -207,6 +211,8 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->gpu_managed = b;
             else if (EQUAL(d.name, "NVTX"))
                 o->nvtx = b;
+            else if (EQUAL(d.name, "PROGRESS"))
+                o->progress = b;
             return true;
         }
         case Kind::String:

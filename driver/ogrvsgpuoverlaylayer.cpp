@@ -7,10 +7,13 @@
  * at a time, each batch goes through the engine in one call, and the
  * results (ordered by input, then method) are handed out as features whose
  * fields are copied from the batch's features and the method features.
+ * Progress: the input features consumed, of the input's count.
  */
 #include "ogr_vsgpu.h"
 
 #include "cpl_conv.h"
+
+#include <algorithm>
 
 OGRVSGPUOverlayLayer::OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan)
     : OGRVSGPUResultLayer(std::move(plan))
@@ -37,13 +40,32 @@ void OGRVSGPUOverlayLayer::Stop()
     m_input_done = false;
     m_build_s = 0;
     m_build_rows = 0;
+    m_input_total = -1;
 }
 
 bool OGRVSGPUOverlayLayer::Start()
 {
     if (m_plan->op != vsgpu::Op::ClipRect && !LoadMethod())
         return false;
-    return vsgpu::PrepareSource(m_plan->input, m_plan->spatial_filter.get());
+    if (!vsgpu::PrepareSource(m_plan->input, m_plan->spatial_filter.get()))
+        return false;
+    m_input_total = CountInputForProgress();
+    return true;
+}
+
+/* An input feature is consumed once all its results are handed out.
+ * Results come in input order, so before result m_pos of the batch, the
+ * batch's inputs up to input_index[m_pos] (excluded) are consumed; after
+ * its last result, the whole batch. */
+bool OGRVSGPUOverlayLayer::ReportConsumed()
+{
+    if (m_input_total <= 0)
+        return true; /* unknown: only the end is reported */
+    GIntBig consumed = m_counts.input_features;
+    if (m_pos < m_result.count && m_result.input_index)
+        consumed -= static_cast<GIntBig>(m_batch.size()) -
+                    std::max<GIntBig>(0, m_result.input_index[m_pos]);
+    return ReportProgress(vsgpu::PhaseFraction(0, 1, consumed, m_input_total));
 }
 
 /* Phase 1: the method layer, read once; its geometries go into the index. */
@@ -213,10 +235,18 @@ OGRFeature *OGRVSGPUOverlayLayer::NextResult()
     while (true)
     {
         if (m_pos < m_result.count)
-            return BuildFeature(m_pos++);
+        {
+            OGRFeature *f = BuildFeature(m_pos++);
+            if (f != nullptr && !ReportConsumed())
+            {
+                delete f;
+                return nullptr;
+            }
+            return f;
+        }
         if (m_input_done || m_failed)
             break;
-        if (!NextBatch())
+        if (!ReportConsumed() || !NextBatch())
             return nullptr;
     }
     FlushBuildStage();
@@ -244,7 +274,7 @@ size_t OGRVSGPUOverlayLayer::ArrowRowsReady()
             FlushBuildStage();
             return 0;
         }
-        if (!NextBatch())
+        if (!ReportConsumed() || !NextBatch())
             return 0;
     }
     return m_result.count - m_pos;
@@ -278,5 +308,5 @@ bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
         }
     }
     m_pos += n;
-    return true;
+    return ReportConsumed();
 }

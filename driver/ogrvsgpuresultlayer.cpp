@@ -1,7 +1,8 @@
 /*
  * ogrvsgpuresultlayer.cpp - what every result layer shares: the engine's
  * life (one per stream: ResetReading starts from scratch), the end of the
- * stream (summary warning, metadata, profile), and the OGRLayer plumbing.
+ * stream (summary warning, metadata, profile, the end of the progress),
+ * and the OGRLayer plumbing.
  * Arrow record batches are built in ogrvsgpuarrow.cpp from the same cursor.
  */
 #include "ogr_vsgpu.h"
@@ -132,6 +133,9 @@ void OGRVSGPUResultLayer::Finish()
     vsgpu::WriteProfile(st, m_engine);
     m_complete_count = m_counts.output_features;
     m_final_metadata = vsgpu::BuildMetadata(st);
+    /* Last, so that 100% means everything is done. */
+    if (!m_progress.End())
+        m_failed = true;
 }
 
 bool OGRVSGPUResultLayer::EnsureStarted()
@@ -140,7 +144,10 @@ bool OGRVSGPUResultLayer::EnsureStarted()
         return !m_failed;
     m_started = true;
     m_t0 = vsg_now_s();
-    if (!StartEngine() || !Start())
+    void *progress_data = nullptr;
+    GDALProgressFunc progress = ProgressFunc(&progress_data);
+    if (!m_progress.Start(progress, progress_data) || !StartEngine() ||
+        !Start())
     {
         m_failed = true;
         return false;
@@ -193,6 +200,7 @@ void OGRVSGPUResultLayer::ResetReading()
     {
     }
     StopEngine();
+    m_progress.Start(nullptr, nullptr); /* the next read starts it again */
     m_counts = vsgpu::DriverCounts();
     m_next_fid = 0;
     m_started = false;

@@ -20,6 +20,8 @@ struct vsg_engine {
     vsg_profile *profile;
     struct vsg_gpu_state *gpu;  /* the GPU pipeline's state (gpu/gpu_state.h);
                                    NULL until first used                 */
+    vsg_progress_fn progress_fn; /* vsg_engine_set_progress; NULL: off  */
+    void *progress_data;
     char last_error[1024];
     int64_t error_input_index;
     int64_t error_method_index;

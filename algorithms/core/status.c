@@ -8,6 +8,7 @@ const char *vsg_status_name(vsg_status st)
     switch (st) {
     case VSG_OK: return "VSG_OK";
     case VSG_ERR_INVALID_ARG: return "VSG_ERR_INVALID_ARG";
+    case VSG_ERR_INTERRUPTED: return "VSG_ERR_INTERRUPTED";
     case VSG_ERR_NOMEM: return "VSG_ERR_NOMEM";
     case VSG_ERR_THREAD: return "VSG_ERR_THREAD";
     case VSG_ERR_CORRUPT_WKB: return "VSG_ERR_CORRUPT_WKB";

@@ -93,6 +93,8 @@ static void coverage_task(void *vp, size_t t, int wid)
     dissolve_t *d = p->d;
     const coverage_job *job = &p->jobs[t];
     group_t *g = &d->groups[job->group];
+    if (vsg_dissolve_stopped(d))
+        return;   /* not passed: nothing is taken from the group */
     vsg_worker *w = &d->b.e->workers[wid];
     const chunk_t *c0 = &d->chunks[job->first_chunk];
     size_t n = 0;
@@ -100,10 +102,10 @@ static void coverage_task(void *vp, size_t t, int wid)
         n += d->chunks[job->first_chunk + k].count;
     GEOSGeometry *u = coverage_of_members(w, d, c0->first, n);
     p->passed[t] = u != NULL;
-    if (!u)
-        return;
-    if (!p->whole) {
-        GEOSGeom_destroy_r(w->ctx, u);
+    if (!u || !p->whole) {
+        if (u)
+            GEOSGeom_destroy_r(w->ctx, u);
+        vsg_dissolve_progress(d, wid);
         return;
     }
     /* Done: the union is the group's result; its members are not needed. */
@@ -114,6 +116,8 @@ static void coverage_task(void *vp, size_t t, int wid)
         GEOSGeom_destroy_r(w->ctx, in->geom);
         in->geom = NULL;
     }
+    vsg_dissolve_group_finished(d);
+    vsg_dissolve_progress(d, wid);
 }
 
 /* Probes in two stages, so that the common cases cost one chunk:

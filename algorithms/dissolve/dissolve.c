@@ -20,6 +20,10 @@
  *                empties -> empty Multi
  *   assemble
  *
+ * Between the stages, and between the tasks the calling thread runs, the
+ * number of groups finished goes to the engine's progress callback, which
+ * can stop the call (progress.c).
+ *
  * d is the call's dimension rather than each group's so that a group of
  * stray lines in a polygon layer cannot put a MultiLineString in a
  * MultiPolygon layer (docs/semantics.md: dissolve returns the Multi type
@@ -128,6 +132,8 @@ static vsg_status plan(dissolve_t *d)
             st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         d->groups[g].first_chunk = d->n_chunks;
         d->groups[g].coverage_ok = 1;
+        if (m == 0)
+            vsg_dissolve_group_finished(d);   /* nothing to union */
         if (m > 0) {
             /* One slot per chunk: merge levels only shrink the count. */
             size_t nc = (m + VSG_DISSOLVE_CHUNK - 1) / VSG_DISSOLVE_CHUNK;
@@ -251,6 +257,8 @@ vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t
 
     dissolve_t d;
     memset(&d, 0, sizeof d);
+    atomic_init(&d.groups_done, 0);
+    atomic_init(&d.stop, 0);
     vsg_status st = vsg_batch_init(&d.b, e, geoms);
     if (st != VSG_OK)
         return st;
@@ -267,11 +275,19 @@ vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t
     if (st == VSG_OK)
         st = plan(&d);
     if (st == VSG_OK)
+        st = vsg_dissolve_checkpoint(&d, 0);
+    if (st == VSG_OK)
         st = vsg_dissolve_coverage_phase(&d);
+    if (st == VSG_OK)
+        st = vsg_dissolve_checkpoint(&d, 0);
     if (st == VSG_OK)
         st = vsg_dissolve_union_chunks(&d);
     if (st == VSG_OK)
+        st = vsg_dissolve_checkpoint(&d, 0);
+    if (st == VSG_OK)
         st = vsg_dissolve_merge_levels(&d);
+    if (st == VSG_OK)
+        st = vsg_dissolve_checkpoint(&d, 1);
     if (st == VSG_OK)
         st = encode_groups(&d);
     if (st == VSG_OK)

@@ -6,6 +6,7 @@
 #define VSG_DISSOLVE_INTERNAL_H
 
 #include <geos_c.h>
+#include <stdatomic.h>
 
 #include "overlay/batch.h"
 
@@ -34,6 +35,7 @@ typedef struct {
     size_t n_parts;
     GEOSGeometry *result;
     int used_coverage;
+    int last;              /* its result is the group's union (progress) */
 } step_t;
 
 typedef struct {
@@ -48,7 +50,27 @@ typedef struct {
     step_t *all_steps;     /* storage for every level's steps */
     step_t *steps;         /* the level running now           */
     size_t n_steps;
+    /* progress (progress.c): groups whose union is finished, counted by
+     * the task that finishes each; read by the calling thread */
+    _Atomic int64_t groups_done;
+    int64_t groups_reported;  /* the last count handed to the callback */
+    atomic_int stop;          /* the callback asked to stop           */
 } dissolve_t;
+
+/* ---- progress (progress.c) ------------------------------------------- */
+
+/* A group's union is finished (any thread). */
+void vsg_dissolve_group_finished(dissolve_t *d);
+/* Hands the count to the engine's progress callback when it moved and
+ * wid is the calling thread's worker (0); a 0 from the callback sets
+ * stop. Cheap when no callback is set. */
+void vsg_dissolve_progress(dissolve_t *d, int wid);
+/* Whether the callback asked to stop: tasks then return at once. */
+int vsg_dissolve_stopped(dissolve_t *d);
+/* Between stages, on the calling thread: reports, and turns a stop
+ * request into VSG_ERR_INTERRUPTED (the engine's last error). all: every
+ * group is finished (the union stages are over). */
+vsg_status vsg_dissolve_checkpoint(dissolve_t *d, int all);
 
 /* Stage "coverage_union": whole-group coverage unions (coverage.c). */
 vsg_status vsg_dissolve_coverage_phase(dissolve_t *d);

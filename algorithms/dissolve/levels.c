@@ -16,7 +16,7 @@ static void step_task(void *vd, size_t t, int wid)
     dissolve_t *d = vd;
     step_t *s = &d->steps[t];
     vsg_worker *w = &d->b.e->workers[wid];
-    if (vsg_failure_skip(&d->b.failure, (int64_t)t)) {
+    if (vsg_failure_skip(&d->b.failure, (int64_t)t) || vsg_dissolve_stopped(d)) {
         for (size_t k = 0; k < s->n_parts; k++)
             GEOSGeom_destroy_r(w->ctx, s->parts[k]);
         s->n_parts = 0;
@@ -32,6 +32,9 @@ static void step_task(void *vd, size_t t, int wid)
         vsg_failure_record(&d->b.failure, (int64_t)t, st, -1, -1, "group #%lld: union: %s",
                            (long long)s->group,
                            st == VSG_ERR_NOMEM ? "out of memory" : vsg_worker_take_message(w));
+    if (s->last)
+        vsg_dissolve_group_finished(d);
+    vsg_dissolve_progress(d, wid);
 }
 
 /* Runs the steps of one level, then folds their outcome into the groups
@@ -76,6 +79,7 @@ vsg_status vsg_dissolve_union_chunks(dissolve_t *d)
         s->group = d->chunks[c].group;
         s->parts = slots + d->chunks[c].first;
         s->n_parts = d->groups[s->group].done ? 0 : d->chunks[c].count;
+        s->last = d->groups[s->group].n_chunks == 1;
         for (size_t k = 0; k < s->n_parts; k++) {
             int64_t i = d->members[d->chunks[c].first + k];
             s->parts[k] = d->b.in[i].geom;
@@ -102,7 +106,7 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
         size_t n = 0;
         for (int64_t g = 0; g < d->n_groups; g++)
             n += d->groups[g].n_partials / 2;
-        if (n == 0)
+        if (n == 0 || vsg_dissolve_stopped(d))
             break;
         GEOSGeometry **pairs = malloc(2 * n * sizeof *pairs);
         if (!pairs)
@@ -120,6 +124,7 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
                 s->n_parts = 2;
                 s->result = NULL;
                 s->used_coverage = 0;
+                s->last = np == 2;   /* one pair and no odd one left */
                 gr->partials[k] = gr->partials[k + 1] = NULL;
                 t++;
             }

@@ -25,6 +25,7 @@ VSGPU_CONFIG_KEYS = (
     "VSGPU_GPU_MANAGED_MEMORY",
     "VSGPU_NVTX",
     "VSGPU_GPU_MIN_ROWS",
+    "VSGPU_PROGRESS",
 )
 
 # Every statement run through run_vsgpu() whose operation has a GPU pipeline
