@@ -85,10 +85,14 @@ class VSGPUAlgorithm CPL_NON_FINAL : public GDALAlgorithm
     /* An existing output: an error without --overwrite, deleted with it. */
     bool ClearOutput(GDALDriver *driver);
     /* Creates the output dataset and layer and copies `result` into it,
-     * progress passed through from the result layer. */
+     * progress passed through from the result layer; a failed copy leaves
+     * no output. */
     bool WriteResult(GDALDriver *driver, OGRLayer *result,
                      const std::string &layer_name, GDALProgressFunc progress,
                      void *progress_data);
+    bool CopyResult(GDALDataset *out, OGRLayer *result,
+                    const std::string &layer_name, GDALProgressFunc progress,
+                    void *progress_data);
 
     GDALArgDatasetValue m_outputDataset{};
     std::string m_format{};

@@ -121,22 +121,12 @@ bool VSGPUAlgorithm::ClearOutput(GDALDriver *driver)
     return true;
 }
 
-bool VSGPUAlgorithm::WriteResult(GDALDriver *driver, OGRLayer *result,
-                                 const std::string &layer_name,
-                                 GDALProgressFunc progress,
-                                 void *progress_data)
+/* Creates the layer in out and copies result into it; false on failure
+ * (ReportError or the driver's CPLError emitted). */
+bool VSGPUAlgorithm::CopyResult(GDALDataset *out, OGRLayer *result,
+                                const std::string &layer_name,
+                                GDALProgressFunc progress, void *progress_data)
 {
-    const std::string &out_name = m_outputDataset.GetName();
-    const CPLStringList dsco(m_creationOptions);
-    std::unique_ptr<GDALDataset> out(driver->Create(
-        out_name.c_str(), 0, 0, 0, GDT_Unknown, dsco.List()));
-    if (!out)
-    {
-        ReportError(CE_Failure, CPLE_AppDefined, "Cannot create '%s'",
-                    out_name.c_str());
-        return false;
-    }
-
     /* The layer is the result's: geometry field (name, type, SRS) and
      * fields, as the dialect defines them. */
     OGRFeatureDefn *defn = result->GetLayerDefn();
@@ -204,12 +194,14 @@ bool VSGPUAlgorithm::WriteResult(GDALDriver *driver, OGRLayer *result,
      * statement did not complete, whatever was written. */
     const char *complete = result->GetMetadataItem("COMPLETE", VSGPU_MD_DOMAIN);
     ok = ok && complete != nullptr && EQUAL(complete, "YES");
-    if (in_transaction)
+    if (in_transaction && ok)
+        ok = out->CommitTransaction() == OGRERR_NONE;
+    else if (in_transaction)
     {
-        if (ok)
-            ok = out->CommitTransaction() == OGRERR_NONE;
-        else
-            out->RollbackTransaction();
+        /* The output is discarded anyway: the error that counts is the
+         * one that stopped the copy, not the rollback's. */
+        CPLErrorStateBackuper quiet(CPLQuietErrorHandler);
+        out->RollbackTransaction();
     }
     if (!ok)
         return false;
@@ -219,15 +211,41 @@ bool VSGPUAlgorithm::WriteResult(GDALDriver *driver, OGRLayer *result,
     VSGPUMetadataList md = result->GetMetadata(VSGPU_MD_DOMAIN);
     if (md != nullptr)
         layer->SetMetadata(md, VSGPU_MD_DOMAIN);
+    return true;
+}
 
-    out->FlushCache();
+bool VSGPUAlgorithm::WriteResult(GDALDriver *driver, OGRLayer *result,
+                                 const std::string &layer_name,
+                                 GDALProgressFunc progress,
+                                 void *progress_data)
+{
+    const std::string &out_name = m_outputDataset.GetName();
+    const CPLStringList dsco(m_creationOptions);
+    std::unique_ptr<GDALDataset> out(driver->Create(
+        out_name.c_str(), 0, 0, 0, GDT_Unknown, dsco.List()));
+    if (!out)
+    {
+        ReportError(CE_Failure, CPLE_AppDefined, "Cannot create '%s'",
+                    out_name.c_str());
+        return false;
+    }
+    if (!CopyResult(out.get(), result, layer_name, progress, progress_data))
+    {
+        /* No partial output: what is there would pass for the result. */
+        CPLErrorStateBackuper quiet(CPLQuietErrorHandler);
+        out.reset();
+        driver->Delete(out_name.c_str());
+        return false;
+    }
+    if (out->FlushCache() != CE_None)
+        return false;
     if (progress != nullptr && !progress(1.0, "", progress_data))
     {
         ReportError(CE_Failure, CPLE_UserInterrupt, "Interrupted by user");
         return false;
     }
     /* As GDAL's own algorithms: the output dataset is handed back in the
-     * output argument, closed by Finalize(). */
+     * output argument, closed by Finalize() (or the algorithm's end). */
     m_outputDataset.Set(std::move(out));
     return true;
 }
