@@ -75,6 +75,12 @@ bool ResolveOptions(char **stmt_options, int n_stmt_options,
  * default. Returns false (CE_Failure emitted) on an invalid value. */
 bool ResolveSqlFallback(CSLConstList open_options, bool *enabled);
 
+/* ---- gdal CLI algorithms (ogrvsgpualgorithms.cpp) ---------------------- */
+
+/* Declares `gdal vector gpu-layer-algebra|gpu-clip|gpu-dissolve` in GDAL's
+ * global algorithm registry (GDAL >= 3.11; nothing before). */
+void RegisterAlgorithms();
+
 /* ---- the bound statement (ogrvsgpubinder.cpp, ogrvsgpuschema.cpp) ----- */
 
 enum class Op

@@ -2,7 +2,8 @@
  * ogrvsgpudriver.cpp - registration of the VSGPU driver.
  *
  * Every GDAL process (QGIS included) loads the plugin at start-up, so
- * registration only declares metadata: no CUDA, no engine, no I/O.
+ * registration only declares metadata (and, from GDAL 3.11, the `gdal
+ * vector gpu-*` algorithms): no CUDA, no engine, no I/O.
  */
 #include "ogr_vsgpu.h"
 
@@ -116,6 +117,8 @@ static void RegisterDriver()
     driver->pfnOpen = OGRVSGPUDataset::Open;
 
     GetGDALDriverManager()->RegisterDriver(driver);
+    /* Under the driver's guard: declared once per process as well. */
+    vsgpu::RegisterAlgorithms();
 }
 
 CPL_C_START
