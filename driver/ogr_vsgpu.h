@@ -15,6 +15,7 @@
 #define OGR_VSGPU_H_INCLUDED
 
 #include "gdal_priv.h"
+#include "ogr_vsgpu_compat.h"
 #include "ogrsf_frmts.h"
 
 #include "core/dispatch.h"
@@ -272,7 +273,7 @@ void ClearSourceFilters(const Source &src);
 
 /* Builds a result geometry from engine WKB (nullptr for size 0). */
 OGRGeometry *GeometryFromWkb(const unsigned char *wkb, size_t size,
-                             OGRSpatialReference *srs);
+                             const OGRSpatialReference *srs);
 
 /* Maps an engine failure to CE_Failure naming the layer and FID. */
 void ReportEngineError(const Plan &plan, const vsg_engine *engine,
@@ -379,7 +380,7 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     /* A source field's value for ArrowRows, nullptr when null or unset. */
     static const OGRField *ArrowValue(const OGRFeature &f, int field);
 
-    bool ArrowFastPossible(std::string *why);
+    bool ArrowFastPossible(std::string *why) const;
     bool PlanArrowColumns(struct ArrowArrayStream *stream, std::string *why);
     int BuildArrowBatch(const ArrowRows &rows, GIntBig first_fid,
                         struct ArrowArray *out);
@@ -393,15 +394,15 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     DEFINE_GET_NEXT_FEATURE_THROUGH_RAW(OGRVSGPUResultLayer)
 
     void ResetReading() override;
-    OGRFeatureDefn *GetLayerDefn() override;
-    const char *GetName() override;
-    OGRwkbGeometryType GetGeomType() override;
+    OGRFeatureDefn *GetLayerDefn() VSGPU_CONST_ACCESSOR override;
+    const char *GetName() VSGPU_CONST_ACCESSOR override;
+    OGRwkbGeometryType GetGeomType() VSGPU_CONST_ACCESSOR override;
     GIntBig GetFeatureCount(int bForce) override;
-    int TestCapability(const char *cap) override;
+    int TestCapability(const char *cap) VSGPU_CONST_ACCESSOR override;
     bool GetArrowStream(struct ArrowArrayStream *out_stream,
                         CSLConstList options = nullptr) override;
     char **GetMetadataDomainList() override;
-    char **GetMetadata(const char *domain = "") override;
+    VSGPUMetadataList GetMetadata(const char *domain = "") override;
     const char *GetMetadataItem(const char *name,
                                 const char *domain = "") override;
 };
@@ -511,8 +512,7 @@ class OGRVSGPUDataset final : public GDALDataset
                                const char *reason);
 
   protected:
-    OGRLayer *ICreateLayer(const char *name, OGRSpatialReference *srs,
-                           OGRwkbGeometryType gtype, char **options) override;
+    OGRLayer *ICreateLayer(VSGPU_ICREATELAYER_PARAMS) override;
 
   public:
     OGRVSGPUDataset() = default;
@@ -531,11 +531,11 @@ class OGRVSGPUDataset final : public GDALDataset
         return m_wrapped;
     }
 
-    int GetLayerCount() override;
-    OGRLayer *GetLayer(int i) override;
+    int GetLayerCount() VSGPU_CONST_ACCESSOR override;
+    OGRLayer *GetLayer(int i) VSGPU_CONST_ACCESSOR override;
     OGRLayer *GetLayerByName(const char *name) override;
     OGRErr DeleteLayer(int i) override;
-    int TestCapability(const char *cap) override;
+    int TestCapability(const char *cap) VSGPU_CONST_ACCESSOR override;
 
     OGRLayer *ExecuteSQL(const char *sql, OGRGeometry *spatial_filter,
                          const char *dialect) override;
@@ -556,14 +556,14 @@ class OGRVSGPUDataset final : public GDALDataset
     GetRelationship(const std::string &name) const override;
 
     char **GetMetadataDomainList() override;
-    char **GetMetadata(const char *domain = "") override;
+    VSGPUMetadataList GetMetadata(const char *domain = "") override;
     const char *GetMetadataItem(const char *name,
                                 const char *domain = "") override;
-    CPLErr SetMetadata(char **md, const char *domain = "") override;
+    CPLErr SetMetadata(VSGPUMetadataList md, const char *domain = "") override;
     CPLErr SetMetadataItem(const char *name, const char *value,
                            const char *domain = "") override;
 
-    void FlushCache(bool at_closing = false) override;
+    VSGPUFlushResult FlushCache(bool at_closing = false) override;
     char **GetFileList() override;
     OGRStyleTable *GetStyleTable() override;
 };

@@ -466,7 +466,7 @@ const OGRField *OGRVSGPUResultLayer::ArrowValue(const OGRFeature &f, int field)
 
 /* Whether the layer as it is now (filters, field types) can be served by
  * the fast path; why: the reason when not. */
-bool OGRVSGPUResultLayer::ArrowFastPossible(std::string *why)
+bool OGRVSGPUResultLayer::ArrowFastPossible(std::string *why) const
 {
     if (m_poFilterGeom != nullptr || m_poAttrQuery != nullptr)
     {

@@ -43,12 +43,12 @@ OGRVSGPUDataset::~OGRVSGPUDataset()
 
 /* ---- forwarding --------------------------------------------------------- */
 
-int OGRVSGPUDataset::GetLayerCount()
+int OGRVSGPUDataset::GetLayerCount() VSGPU_CONST_ACCESSOR
 {
     return m_wrapped->GetLayerCount();
 }
 
-OGRLayer *OGRVSGPUDataset::GetLayer(int i)
+OGRLayer *OGRVSGPUDataset::GetLayer(int i) VSGPU_CONST_ACCESSOR
 {
     return m_wrapped->GetLayer(i);
 }
@@ -63,17 +63,14 @@ OGRErr OGRVSGPUDataset::DeleteLayer(int i)
     return m_wrapped->DeleteLayer(i);
 }
 
-int OGRVSGPUDataset::TestCapability(const char *cap)
+int OGRVSGPUDataset::TestCapability(const char *cap) VSGPU_CONST_ACCESSOR
 {
     return m_wrapped->TestCapability(cap);
 }
 
-OGRLayer *OGRVSGPUDataset::ICreateLayer(const char *name,
-                                        OGRSpatialReference *srs,
-                                        OGRwkbGeometryType gtype,
-                                        char **options)
+OGRLayer *OGRVSGPUDataset::ICreateLayer(VSGPU_ICREATELAYER_PARAMS)
 {
-    return m_wrapped->CreateLayer(name, srs, gtype, options);
+    return m_wrapped->CreateLayer(VSGPU_ICREATELAYER_ARGS);
 }
 
 OGRErr OGRVSGPUDataset::StartTransaction(int force)
@@ -126,7 +123,7 @@ char **OGRVSGPUDataset::GetMetadataDomainList()
     return m_wrapped->GetMetadataDomainList();
 }
 
-char **OGRVSGPUDataset::GetMetadata(const char *domain)
+VSGPUMetadataList OGRVSGPUDataset::GetMetadata(const char *domain)
 {
     return m_wrapped->GetMetadata(domain);
 }
@@ -137,7 +134,7 @@ const char *OGRVSGPUDataset::GetMetadataItem(const char *name,
     return m_wrapped->GetMetadataItem(name, domain);
 }
 
-CPLErr OGRVSGPUDataset::SetMetadata(char **md, const char *domain)
+CPLErr OGRVSGPUDataset::SetMetadata(VSGPUMetadataList md, const char *domain)
 {
     return m_wrapped->SetMetadata(md, domain);
 }
@@ -148,9 +145,9 @@ CPLErr OGRVSGPUDataset::SetMetadataItem(const char *name, const char *value,
     return m_wrapped->SetMetadataItem(name, value, domain);
 }
 
-void OGRVSGPUDataset::FlushCache(bool at_closing)
+VSGPUFlushResult OGRVSGPUDataset::FlushCache(bool at_closing)
 {
-    m_wrapped->FlushCache(at_closing);
+    return m_wrapped->FlushCache(at_closing);
 }
 
 char **OGRVSGPUDataset::GetFileList()

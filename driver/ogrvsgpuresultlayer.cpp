@@ -201,17 +201,17 @@ void OGRVSGPUResultLayer::ResetReading()
     m_elapsed = 0;
 }
 
-OGRFeatureDefn *OGRVSGPUResultLayer::GetLayerDefn()
+OGRFeatureDefn *OGRVSGPUResultLayer::GetLayerDefn() VSGPU_CONST_ACCESSOR
 {
     return m_plan->defn;
 }
 
-const char *OGRVSGPUResultLayer::GetName()
+const char *OGRVSGPUResultLayer::GetName() VSGPU_CONST_ACCESSOR
 {
     return m_plan->defn->GetName();
 }
 
-OGRwkbGeometryType OGRVSGPUResultLayer::GetGeomType()
+OGRwkbGeometryType OGRVSGPUResultLayer::GetGeomType() VSGPU_CONST_ACCESSOR
 {
     return m_plan->defn->GetGeomType();
 }
@@ -236,7 +236,7 @@ GIntBig OGRVSGPUResultLayer::GetFeatureCount(int force)
     return -1;
 }
 
-int OGRVSGPUResultLayer::TestCapability(const char *cap)
+int OGRVSGPUResultLayer::TestCapability(const char *cap) VSGPU_CONST_ACCESSOR
 {
     if (EQUAL(cap, OLCStringsAsUTF8))
         return m_plan->input.layer->TestCapability(OLCStringsAsUTF8) &&
@@ -281,7 +281,7 @@ void OGRVSGPUResultLayer::RunToCompletion()
         ResetReading();
 }
 
-char **OGRVSGPUResultLayer::GetMetadata(const char *domain)
+VSGPUMetadataList OGRVSGPUResultLayer::GetMetadata(const char *domain)
 {
     if (domain == nullptr || !EQUAL(domain, VSGPU_MD_DOMAIN))
         return OGRLayer::GetMetadata(domain);

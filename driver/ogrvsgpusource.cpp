@@ -124,12 +124,12 @@ void ClearSourceFilters(const Source &src)
 }
 
 OGRGeometry *GeometryFromWkb(const unsigned char *wkb, size_t size,
-                             OGRSpatialReference *srs)
+                             const OGRSpatialReference *srs)
 {
     if (wkb == nullptr || size == 0)
         return nullptr;
     OGRGeometry *g = nullptr;
-    if (OGRGeometryFactory::createFromWkb(wkb, srs, &g, size) != OGRERR_NONE)
+    if (OGRGeometryFactory::createFromWkb(wkb, VSGPUWkbSRS(srs), &g, size) != OGRERR_NONE)
     {
         delete g;
         return nullptr;
