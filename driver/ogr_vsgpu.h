@@ -394,6 +394,9 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     DEFINE_GET_NEXT_FEATURE_THROUGH_RAW(OGRVSGPUResultLayer)
 
     void ResetReading() override;
+    /* A filter that is the layer's own statement is the layer itself
+     * (QGIS sets a SELECT subset string this way after ExecuteSQL). */
+    OGRErr SetAttributeFilter(const char *query) override;
     OGRFeatureDefn *GetLayerDefn() VSGPU_CONST_ACCESSOR override;
     const char *GetName() VSGPU_CONST_ACCESSOR override;
     OGRwkbGeometryType GetGeomType() VSGPU_CONST_ACCESSOR override;

@@ -74,14 +74,16 @@ GDALDataset *OGRVSGPUDataset::OpenSource(GDALOpenInfo *info,
                                          CSLConstList open_options,
                                          const char *descriptor)
 {
-    /* SRC_<name>=<value> goes to the wrapped source as <name>=<value>;
-     * the rest are ours. */
+    /* SRC_<name>=<value> goes to the wrapped source as <name>=<value>, and
+     * so does NOLOCK; the rest are ours. */
     CPLStringList src_options;
     CPLStringList own_options;
     for (CSLConstList p = open_options; p && *p; ++p)
     {
         if (STARTS_WITH_CI(*p, "SRC_"))
             src_options.AddString(*p + 4);
+        else if (STARTS_WITH_CI(*p, "NOLOCK="))
+            src_options.AddString(*p); /* see OpenOptionListXML() */
         else
             own_options.AddString(*p);
     }

@@ -341,6 +341,12 @@ const char *OpenOptionListXML()
         s += "<Option name='SRC_*' type='string' description='Passed to the "
              "wrapped source as open option * (SRC_LIST_ALL_TABLES=YES gives "
              "LIST_ALL_TABLES=YES)'/>";
+        /* QGIS adds NOLOCK=ON when it opens a path ending in .gpkg, as
+         * VSGPU:x.gpkg does: declared, so that GDAL does not warn about
+         * it, and handed to the wrapped GeoPackage it was meant for. */
+        s += "<Option name='NOLOCK' type='boolean' description='Passed to "
+             "the wrapped source (the GeoPackage driver option that QGIS "
+             "sets for .gpkg paths)'/>";
         s += "</OpenOptionList>";
         xml = s;
     }
