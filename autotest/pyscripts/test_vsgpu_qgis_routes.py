@@ -282,3 +282,32 @@ def test_identify_rejects_other_files(tmp_path, nc_gpkg):
         assert gdal.IdentifyDriverEx(path, allowed_drivers=["VSGPU"]) is None, path
     good = write_descriptor(tmp_path, "good.VSGPU", ["SOURCE=" + nc_gpkg])
     assert gdal.IdentifyDriverEx(good, allowed_drivers=["VSGPU"]).ShortName == drv.ShortName
+
+
+# ---- what QGIS's OGR provider does around a SELECT subset string ----------
+
+
+def test_filter_equal_to_the_statement_is_no_filter(counties_gpkg):
+    """QGIS sets the subset string it ran as the attribute filter of the
+    result layer too; OGR SQL cannot read a SELECT."""
+    ds = open_dialect(counties_gpkg)
+    with vu.ErrorCollector() as errs:
+        with vu.sql_result(ds, DISSOLVE, None) as lyr:
+            for text in (DISSOLVE, "  " + DISSOLVE.replace(" FROM", "\n  FROM") + " ;"):
+                assert lyr.SetAttributeFilter(text) == 0
+                assert states_of(vu.read_features(lyr)) == (N_STATES, 0)
+            # any other filter is GDAL's, as before
+            assert lyr.SetAttributeFilter("st = '06'") == 0
+            assert [f.fields["st"] for f in vu.read_features(lyr)] == ["06"]
+    assert not errs.failures, errs.errors
+    ds = None
+
+
+def test_nolock_goes_to_the_wrapped_geopackage(counties_gpkg):
+    """QGIS adds NOLOCK=ON to every path ending in .gpkg, VSGPU:x.gpkg too."""
+    with vu.ErrorCollector() as errs:
+        ds = open_dialect(counties_gpkg, ["NOLOCK=ON"])
+    assert ds is not None
+    assert not errs.errors, errs.errors
+    assert ds.GetLayerByName("counties").GetFeatureCount() == 3231
+    ds = None
