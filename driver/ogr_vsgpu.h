@@ -75,6 +75,25 @@ bool ResolveOptions(char **stmt_options, int n_stmt_options,
  * default. Returns false (CE_Failure emitted) on an invalid value. */
 bool ResolveSqlFallback(CSLConstList open_options, bool *enabled);
 
+/* Whether name is one of the driver's open options (SRC_* aside). */
+bool IsOpenOption(const char *name);
+
+/* DIALECT (open option): true for VSGPU, false for NONE or empty (the
+ * default). Returns false (CE_Failure emitted) on any other value. */
+bool ResolveDialect(CSLConstList open_options, bool *vsgpu_default);
+
+/* ---- the .vsgpu descriptor (ogrvsgpudescriptor.cpp) ------------------- */
+
+/* Whether a file GDAL is opening is a descriptor: the extension .vsgpu and
+ * a first line "# VSGPU..." or "SOURCE=...". Reads only what info holds. */
+bool IsDescriptor(GDALOpenInfo *info);
+
+/* Reads the descriptor at path: *source (relative paths resolved against
+ * the descriptor's folder) and its open options ("KEY=VALUE", SRC_* kept).
+ * Returns false with a CE_Failure naming the file and line. */
+bool ReadDescriptor(const char *path, std::string *source,
+                    CPLStringList *options);
+
 /* ---- gdal CLI algorithms (ogrvsgpualgorithms.cpp) ---------------------- */
 
 /* Declares `gdal vector gpu-layer-algebra|gpu-clip|gpu-dissolve` in GDAL's
@@ -443,6 +462,9 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     DEFINE_GET_NEXT_FEATURE_THROUGH_RAW(OGRVSGPUResultLayer)
 
     void ResetReading() override;
+    /* A filter that is the layer's own statement is the layer itself
+     * (QGIS sets a SELECT subset string this way after ExecuteSQL). */
+    OGRErr SetAttributeFilter(const char *query) override;
     OGRFeatureDefn *GetLayerDefn() VSGPU_CONST_ACCESSOR override;
     const char *GetName() VSGPU_CONST_ACCESSOR override;
     OGRwkbGeometryType GetGeomType() VSGPU_CONST_ACCESSOR override;
@@ -549,9 +571,22 @@ class OGRVSGPUDataset final : public GDALDataset
     GDALDataset *m_wrapped = nullptr;
     std::string m_source;
     CPLStringList m_open_options; /* ours, without SRC_* */
+    std::string m_descriptor;     /* the .vsgpu file, "" when none */
+    bool m_dialect_vsgpu = false; /* DIALECT=VSGPU */
     std::set<OGRLayer *> m_results;
 
-    OGRLayer *ExecuteVSGPU(const char *sql, OGRGeometry *spatial_filter);
+    /* Explicit: -dialect VSGPU. Default: no dialect under DIALECT=VSGPU,
+     * where what VSGPU does not take goes to the wrapped dataset as sent
+     * (dialect: what the caller passed, nullptr or ""). */
+    enum class Route
+    {
+        Explicit,
+        Default
+    };
+    OGRLayer *ExecuteVSGPU(const char *sql, OGRGeometry *spatial_filter,
+                           Route route, const char *dialect);
+    OGRLayer *Forward(const char *sql, OGRGeometry *spatial_filter,
+                      const char *dialect, const char *why);
     OGRLayer *FallbackToSQLite(const char *sql, OGRGeometry *spatial_filter,
                                const char *reason);
 
@@ -564,6 +599,11 @@ class OGRVSGPUDataset final : public GDALDataset
 
     static int Identify(GDALOpenInfo *info);
     static GDALDataset *Open(GDALOpenInfo *info);
+    /* Opens source with the open options (ours and SRC_*). descriptor:
+     * the .vsgpu file it came from, or nullptr. */
+    static GDALDataset *OpenSource(GDALOpenInfo *info, const char *source,
+                                   CSLConstList open_options,
+                                   const char *descriptor);
 
     GDALDataset *Wrapped() const
     {

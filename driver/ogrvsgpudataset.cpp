@@ -152,7 +152,17 @@ VSGPUFlushResult OGRVSGPUDataset::FlushCache(bool at_closing)
 
 char **OGRVSGPUDataset::GetFileList()
 {
-    return m_wrapped->GetFileList();
+    char **files = m_wrapped->GetFileList();
+    if (m_descriptor.empty())
+        return files;
+    /* The descriptor is part of the dataset: copying or removing it with
+     * GDAL's tools takes it along. */
+    CPLStringList list;
+    list.AddString(m_descriptor.c_str());
+    for (char **p = files; p && *p; ++p)
+        list.AddString(*p);
+    CSLDestroy(files);
+    return list.StealList();
 }
 
 OGRStyleTable *OGRVSGPUDataset::GetStyleTable()
@@ -162,17 +172,27 @@ OGRStyleTable *OGRVSGPUDataset::GetStyleTable()
 
 /* ---- SQL ---------------------------------------------------------------- */
 
+/* Routing (docs/usage.md): the VSGPU dialect runs here; every other
+ * dialect goes to the wrapped dataset. Under DIALECT=VSGPU a call with no
+ * dialect (nullptr or "", what QGIS sends for subset strings and Execute
+ * SQL) is offered to the VSGPU dialect first and otherwise forwarded as it
+ * came, so that the caller's own SQL (feature counts, filters) is answered
+ * by the wrapped dataset exactly as without the option. */
 OGRLayer *OGRVSGPUDataset::ExecuteSQL(const char *sql,
                                       OGRGeometry *spatial_filter,
                                       const char *dialect)
 {
     if (sql == nullptr)
         return nullptr;
-    if (dialect == nullptr || !EQUAL(dialect, "VSGPU"))
+    const bool no_dialect = dialect == nullptr || dialect[0] == '\0';
+    Route route = Route::Explicit;
+    if (no_dialect && m_dialect_vsgpu)
+        route = Route::Default;
+    else if (dialect == nullptr || !EQUAL(dialect, "VSGPU"))
         return m_wrapped->ExecuteSQL(sql, spatial_filter, dialect);
     try
     {
-        return ExecuteVSGPU(sql, spatial_filter);
+        return ExecuteVSGPU(sql, spatial_filter, route, dialect);
     }
     catch (const std::bad_alloc &)
     {
@@ -221,12 +241,26 @@ OGRLayer *OGRVSGPUDataset::FallbackToSQLite(const char *sql,
     return m_wrapped->ExecuteSQL(sql, spatial_filter, "SQLITE");
 }
 
+/* The DIALECT=VSGPU route for a statement VSGPU does not take: the
+ * wrapped dataset gets it unchanged, without a warning (it is often the
+ * caller's own SQL, not the user's). */
+OGRLayer *OGRVSGPUDataset::Forward(const char *sql,
+                                   OGRGeometry *spatial_filter,
+                                   const char *dialect, const char *why)
+{
+    CPLDebug(VSGPU_DEBUG, "DIALECT=VSGPU: forwarding to the wrapped dataset "
+             "(%s): %s", why, sql);
+    return m_wrapped->ExecuteSQL(sql, spatial_filter, dialect);
+}
+
 /* The VSGPU dialect: parse, bind, decide the runtime, make the result
  * layer. The engine runs when the caller reads features. */
 OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
-                                        OGRGeometry *spatial_filter)
+                                        OGRGeometry *spatial_filter,
+                                        Route route, const char *dialect)
 {
-    CPLDebug(VSGPU_DEBUG, "parse: %s", sql);
+    CPLDebug(VSGPU_DEBUG, "parse%s: %s",
+             route == Route::Default ? " (DIALECT=VSGPU)" : "", sql);
     vsg_statement *raw = nullptr;
     vsg_parse_error err{};
     const vsg_parse_result pr = vsg_sql_parse(sql, &raw, &err);
@@ -238,12 +272,24 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
         case VSG_PARSE_OK:
             break;
         case VSG_PARSE_SYNTAX_ERROR:
+            /* The VSGPU grammar is narrower than SQLite's: under DIALECT=
+             * VSGPU a statement it cannot read is the wrapped dataset's,
+             * unless it calls a construct only VSGPU has (a table function
+             * after FROM, ST_Union with GROUP BY): then the user meant
+             * VSGPU, and the syntax error is the useful answer. */
+            if (route == Route::Default &&
+                !vsg_sql_uses_vsgpu_construct(sql))
+                return Forward(sql, spatial_filter, dialect,
+                               "not VSGPU syntax");
             CPLError(CE_Failure, CPLE_AppDefined,
                      "VSGPU SQL syntax error at line %d, column %d: %s\n%s",
                      err.line, err.column, err.message,
                      CaretLines(sql, err.line, err.column).c_str());
             return nullptr;
         case VSG_PARSE_NOT_VSGPU:
+            if (route == Route::Default)
+                return Forward(sql, spatial_filter, dialect,
+                               "not a VSGPU statement");
             return FallbackToSQLite(
                 sql, spatial_filter,
                 err.message[0] ? err.message
@@ -271,6 +317,8 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
             break;
         case vsgpu::BindResult::NotVSGPU:
             plan.reset();
+            if (route == Route::Default)
+                return Forward(sql, spatial_filter, dialect, reason.c_str());
             return FallbackToSQLite(sql, spatial_filter, reason.c_str());
         case vsgpu::BindResult::Failed:
         default:

@@ -29,7 +29,8 @@ enum class Kind
     Device,
     Bytes,
     Backend,
-    MinRows
+    MinRows,
+    Dialect
 };
 
 struct Decl
@@ -63,6 +64,10 @@ const Decl kOptions[] = {
      "Input features per batch"},
     {"SQL_FALLBACK", "VSGPU_SQL_FALLBACK", Kind::Bool, "YES", false,
      "Run non-VSGPU statements with the SQLite dialect"},
+    {"DIALECT", nullptr, Kind::Dialect, "", false,
+     "Dialect of ExecuteSQL calls that name none: VSGPU runs the statements "
+     "the VSGPU dialect takes and forwards the others unchanged; NONE (or "
+     "empty) forwards all"},
     {"GPU_DEVICE", "VSGPU_GPU_DEVICE", Kind::Device, "0", false,
      "CUDA device ordinal"},
     {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,
@@ -275,6 +280,8 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             o->gpu_min_rows = n;
             return true;
         }
+        case Kind::Dialect: /* a dataset setting: ResolveDialect() */
+            return true;
         case Kind::Backend:
             if (EQUAL(v, "CUDA"))
                 o->gpu_backend_host = false;
@@ -322,6 +329,10 @@ const char *OpenOptionListXML()
                     type = "string-select";
                     values = "<Value>CUDA</Value><Value>HOST</Value>";
                     break;
+                case Kind::Dialect:
+                    type = "string-select";
+                    values = "<Value>VSGPU</Value><Value>NONE</Value>";
+                    break;
                 default:
                     break;
             }
@@ -336,6 +347,12 @@ const char *OpenOptionListXML()
         s += "<Option name='SRC_*' type='string' description='Passed to the "
              "wrapped source as open option * (SRC_LIST_ALL_TABLES=YES gives "
              "LIST_ALL_TABLES=YES)'/>";
+        /* QGIS adds NOLOCK=ON when it opens a path ending in .gpkg, as
+         * VSGPU:x.gpkg does: declared, so that GDAL does not warn about
+         * it, and handed to the wrapped GeoPackage it was meant for. */
+        s += "<Option name='NOLOCK' type='boolean' description='Passed to "
+             "the wrapped source (the GeoPackage driver option that QGIS "
+             "sets for .gpkg paths)'/>";
         s += "</OpenOptionList>";
         xml = s;
     }
@@ -369,7 +386,9 @@ bool ResolveOptions(char **stmt_options, int n_stmt_options,
     Options o;
     for (const Decl &d : kOptions)
     {
-        if (d.kind == Kind::Bool && EQUAL(d.name, "SQL_FALLBACK"))
+        /* Dataset settings, resolved by ResolveSqlFallback/ResolveDialect. */
+        if (d.kind == Kind::Dialect ||
+            (d.kind == Kind::Bool && EQUAL(d.name, "SQL_FALLBACK")))
             continue;
         std::string holder;
         const char *origin = "";
@@ -392,6 +411,26 @@ bool ResolveSqlFallback(CSLConstList open_options, bool *enabled)
     const char *v = Lookup(*d, nullptr, 0, open_options, &holder, &origin);
     if (!ParseBool(v, enabled))
         return Invalid(*d, origin, v, "YES or NO");
+    return true;
+}
+
+bool IsOpenOption(const char *name)
+{
+    return FindDecl(name) != nullptr;
+}
+
+bool ResolveDialect(CSLConstList open_options, bool *vsgpu_default)
+{
+    const Decl *d = FindDecl("DIALECT");
+    std::string holder;
+    const char *origin = "";
+    const char *v = Lookup(*d, nullptr, 0, open_options, &holder, &origin);
+    if (EQUAL(v, "VSGPU"))
+        *vsgpu_default = true;
+    else if (v[0] == '\0' || EQUAL(v, "NONE"))
+        *vsgpu_default = false;
+    else
+        return Invalid(*d, origin, v, "VSGPU, NONE or an empty value");
     return true;
 }
 

@@ -209,6 +209,47 @@ void OGRVSGPUResultLayer::ResetReading()
     m_elapsed = 0;
 }
 
+namespace
+{
+
+/* s with its runs of whitespace made one space, and trimmed: QGIS joins
+ * the lines of a subset string before it runs it, not after. */
+std::string Collapsed(const char *s)
+{
+    std::string out;
+    for (const char *p = s; *p; ++p)
+    {
+        const bool space = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+        if (!space)
+            out += *p;
+        else if (!out.empty() && out.back() != ' ')
+            out += ' ';
+    }
+    while (!out.empty() && (out.back() == ' ' || out.back() == ';'))
+        out.pop_back();
+    return out;
+}
+
+}  // namespace
+
+/* QGIS's OGR provider runs a subset string that starts with SELECT through
+ * ExecuteSQL and then, on some paths, sets the same text as the attribute
+ * filter of the layer it got back. GDAL's own filter (OGR SQL) cannot read
+ * a SELECT and would fail with a parse error; the statement is what the
+ * layer already is, so that filter is no filter. Any other filter is
+ * GDAL's, as for every layer. */
+OGRErr OGRVSGPUResultLayer::SetAttributeFilter(const char *query)
+{
+    if (query != nullptr && m_plan &&
+        Collapsed(query) == Collapsed(m_plan->sql.c_str()))
+    {
+        CPLDebug(VSGPU_DEBUG,
+                 "attribute filter equal to the layer's statement: none");
+        return OGRLayer::SetAttributeFilter(nullptr);
+    }
+    return OGRLayer::SetAttributeFilter(query);
+}
+
 OGRFeatureDefn *OGRVSGPUResultLayer::GetLayerDefn() VSGPU_CONST_ACCESSOR
 {
     return m_plan->defn;

@@ -805,6 +805,38 @@ static void test_not_vsgpu(void)
     CHECK_NOT_VSGPU("SELECT 1 LIMIT 1", "LIMIT is not supported");
 }
 
+/* ---- the DIALECT=VSGPU signature ------------------------------------------ */
+
+static void test_vsgpu_construct_signature(void)
+{
+    /* Written for VSGPU, valid or not. */
+    CHECK(vsg_sql_uses_vsgpu_construct(
+        "SELECT * FROM ST_Intersection(counties, states)"));
+    CHECK(vsg_sql_uses_vsgpu_construct(
+        "select * from st_clip (a b)"));
+    CHECK(vsg_sql_uses_vsgpu_construct(
+        "SELECT * FROM ST_ClipByRect(a, 1, 2, 3"));
+    CHECK(vsg_sql_uses_vsgpu_construct(
+        "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties "
+        "GROUP BY st ORDER BY"));
+    /* Ordinary SQL, or the names where they are not the construct. */
+    CHECK(!vsg_sql_uses_vsgpu_construct(NULL));
+    CHECK(!vsg_sql_uses_vsgpu_construct(""));
+    CHECK(!vsg_sql_uses_vsgpu_construct("SELECT COUNT(*) FROM counties"));
+    CHECK(!vsg_sql_uses_vsgpu_construct(
+        "SELECT ST_Union(geom) FROM counties WHERE id < '10'"));
+    CHECK(!vsg_sql_uses_vsgpu_construct(
+        "SELECT ST_Intersection(a.geom, b.geom) FROM a JOIN b ON x"));
+    CHECK(!vsg_sql_uses_vsgpu_construct(
+        "SELECT 'FROM ST_Clip(a, b)' FROM t"));
+    CHECK(!vsg_sql_uses_vsgpu_construct(
+        "SELECT * FROM \"ST_Clip\"(a, b)"));
+    CHECK(!vsg_sql_uses_vsgpu_construct(
+        "SELECT * FROM t -- FROM ST_Clip(a, b)"));
+    CHECK(!vsg_sql_uses_vsgpu_construct("SELECT * FROM ST_Clip"));
+    CHECK(!vsg_sql_uses_vsgpu_construct("\"unterminated FROM ST_Clip("));
+}
+
 /* ---- API edges ----------------------------------------------------------- */
 
 static void test_api_edges(void)
@@ -1000,6 +1032,7 @@ int main(void)
     RUN(test_too_deep);
     RUN(test_not_vsgpu);
     RUN(test_api_edges);
+    RUN(test_vsgpu_construct_signature);
     RUN(test_fuzz);
     return TEST_SUMMARY();
 }

@@ -136,6 +136,15 @@ vsg_parse_result vsg_sql_parse(const char *sql, vsg_statement **out,
 
 void vsg_statement_free(vsg_statement *stmt);
 
+/* Whether sql, valid or not, calls a construct only the VSGPU dialect has:
+ * ST_Intersection, ST_Clip or ST_ClipByRect as a table function (right
+ * after FROM), or ST_Union(...) in a statement with GROUP BY. Read from the
+ * tokens only (strings, quoted identifiers and comments do not count);
+ * tokens after a lexical error are not seen. 0 for NULL and on allocation
+ * failure. The DIALECT=VSGPU route uses it to decide whether a syntax
+ * error is reported or the text goes to the wrapped dataset. */
+int vsg_sql_uses_vsgpu_construct(const char *sql);
+
 /* Renames a column while unparsing: return the name to emit (not owned by
  * the unparser) or NULL to fail the unparse. */
 typedef const char *(*vsg_column_rename_fn)(void *ctx, const char *qualifier,
