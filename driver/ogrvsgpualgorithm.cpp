@@ -16,10 +16,6 @@
 #include <climits>
 #include <cstdlib>
 
-#ifndef _
-#define _(x) (x)
-#endif
-
 namespace vsgpu
 {
 

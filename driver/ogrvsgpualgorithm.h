@@ -25,6 +25,12 @@
 #include <string>
 #include <vector>
 
+/* GDAL's own algorithms mark help texts with _() for translation; a plugin
+ * has no catalogue, so the texts stay as written. */
+#ifndef _
+#define _(x) (x)
+#endif
+
 namespace vsgpu
 {
 

@@ -18,10 +18,6 @@
 
 #include <memory>
 
-#ifndef _
-#define _(x) (x)
-#endif
-
 namespace vsgpu
 {
 
