@@ -22,36 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/vsg_settings.h"
+#include "base/vsg_status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- status codes, grouped by category ------------------------------- */
-typedef enum {
-    VSG_OK = 0,
-    /* caller errors */
-    VSG_ERR_INVALID_ARG = 100,
-    VSG_ERR_INTERRUPTED = 101,        /* the progress callback asked to
-                                         stop (vsg_engine_set_progress)    */
-    /* resource errors */
-    VSG_ERR_NOMEM = 200,
-    VSG_ERR_THREAD = 201,
-    /* input errors */
-    VSG_ERR_CORRUPT_WKB = 300,        /* malformed WKB (policy ERROR, or
-                                         nothing could be read)            */
-    VSG_ERR_INVALID_GEOMETRY = 301,   /* VSGPU_INVALID=ERROR and an invalid
-                                         or non-finite geometry was seen    */
-    VSG_ERR_UNSUPPORTED = 302,
-    /* computation errors */
-    VSG_ERR_GEOS = 400,               /* a GEOS operation failed and
-                                         SKIP_FAILURES is off               */
-    /* device errors (the GPU pipeline) */
-    VSG_ERR_NO_GPU = 500,
-    VSG_ERR_GPU_OOM = 501,
-    VSG_ERR_GPU_KERNEL = 502
-} vsg_status;
-
-const char *vsg_status_name(vsg_status st);
 
 /* ---- options --------------------------------------------------------- */
 typedef enum {
@@ -60,13 +37,8 @@ typedef enum {
     VSG_INVALID_ERROR        /* fail the statement (VSG_ERR_INVALID_GEOMETRY)*/
 } vsg_invalid_policy;
 
-/* The GPU pipeline (columnar stages of algorithms/stages/). */
-typedef enum {
-    VSG_GPU_BACKEND_CUDA = 0,     /* the CUDA device (the product)          */
-    VSG_GPU_BACKEND_HOST          /* the same pipeline on the host backend:
-                                     how CI, which has no GPU, runs it     */
-} vsg_gpu_backend;
-
+/* The GPU pipeline (columnar stages of algorithms/stages/); backend and
+ * settings are declared in base/vsg_settings.h. */
 typedef struct {
     int enabled;                  /* run the stages that have a GPU kernel
                                      on the GPU pipeline                    */
@@ -74,11 +46,7 @@ typedef struct {
                                      fails the call; otherwise the rows are
                                      re-run on the CPU engine and counted   */
     vsg_gpu_backend backend;
-    int device;                   /* VSGPU_GPU_DEVICE                        */
-    int64_t pool_limit;           /* VSGPU_GPU_POOL_LIMIT, bytes; 0: none    */
-    int oom_safety;               /* VSGPU_GPU_OOM_SAFETY (tier B)           */
-    int managed;                  /* VSGPU_GPU_MANAGED_MEMORY (tier C)       */
-    int nvtx;                     /* VSGPU_NVTX                              */
+    vsg_gpu_settings settings;    /* device and memory tiers                */
 } vsg_gpu_options;
 
 typedef struct {
@@ -195,17 +163,11 @@ void vsg_engine_set_progress(vsg_engine *e, vsg_progress_fn fn, void *data);
 /* The device the GPU pipeline ran on ("" when it did not run). */
 const char *vsg_engine_gpu_device(const vsg_engine *e);
 
-/* The GPU memory pool over the engine's life (docs/gpu-runtime.md). */
-typedef struct {
-    int64_t peak_bytes;
-    int64_t allocations;
-    int64_t retries;          /* tier B retries after a failed allocation */
-    int64_t failed;           /* allocations that failed for good          */
-    int64_t bytes_h2d, bytes_d2h;
-} vsg_gpu_report;
+
 
 /* Fills out and returns 1 when the GPU pipeline ran; 0 (out zeroed) if not. */
-int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_report *out);
+/* The GPU memory pool over the engine's life (docs/gpu-runtime.md). */
+int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_stats *out);
 /* Batch-relative index of the input (dissolve: of the geometry) that made
  * the last call fail, -1 when the failure names none. */
 int64_t vsg_engine_error_input_index(const vsg_engine *e);

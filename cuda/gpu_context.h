@@ -38,7 +38,7 @@ struct vsg_gpu_stage {
 };
 
 struct vsg_gpu {
-    vsg_gpu_open_args args;
+    vsg_gpu_settings args;
     int device;
     char name[256];
     int sm_count;

@@ -124,13 +124,13 @@ static void teardown(vsg_gpu *g)
         }                                                                       \
     } while (0)
 
-extern "C" vsg_status vsg_gpu_open(const vsg_gpu_open_args *args, vsg_gpu **out, char *msg,
+extern "C" vsg_status vsg_gpu_open(const vsg_gpu_settings *args, vsg_gpu **out, char *msg,
                                    size_t msg_len)
 {
     if (!out)
         return VSG_ERR_INVALID_ARG;
     *out = nullptr;
-    vsg_gpu_open_args a;
+    vsg_gpu_settings a;
     std::memset(&a, 0, sizeof a);
     if (args)
         a = *args;

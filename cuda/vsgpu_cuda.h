@@ -15,7 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgpu_engine.h"
+#include "base/vsg_settings.h"
+#include "base/vsg_status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,21 +36,10 @@ void vsg_cuda_warmup_wait(void);
 
 typedef struct vsg_gpu vsg_gpu;
 
-typedef struct {
-    int device;           /* ordinal, default 0                            */
-    int64_t pool_limit;   /* bytes the pool may hold, 0: no cap (tier A)   */
-    int oom_safety;       /* tier B: on failure trim, sync, retry (bounded) */
-    int managed;          /* tier C: cudaMallocManaged + prefetch           */
-    int nvtx;             /* NVTX ranges around stages                      */
-} vsg_gpu_open_args;
-
-typedef struct {
-    int64_t bytes_in_use, peak_bytes, allocations, retries, failed;
-    int64_t bytes_h2d, bytes_d2h;
-} vsg_gpu_stats;
+/* Settings and statistics: vsg_gpu_settings, vsg_gpu_stats (base/). */
 
 /* VSG_ERR_NO_GPU (reason in msg) when the device cannot be used. */
-vsg_status vsg_gpu_open(const vsg_gpu_open_args *args, vsg_gpu **out, char *msg,
+vsg_status vsg_gpu_open(const vsg_gpu_settings *args, vsg_gpu **out, char *msg,
                         size_t msg_len);
 void vsg_gpu_close(vsg_gpu *g);          /* waits for the stream, frees all */
 const char *vsg_gpu_last_error(const vsg_gpu *g);

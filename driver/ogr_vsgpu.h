@@ -18,7 +18,7 @@
 #include "ogr_vsgpu_compat.h"
 #include "ogrsf_frmts.h"
 
-#include "core/dispatch.h"
+#include "vsgpu_dispatch.h"
 #include "vsgpu_engine.h"
 #include "vsgpu_sql.h"
 
@@ -51,12 +51,8 @@ struct Options
     int num_threads = 0; /* 0: all cores (ALL_CPUS) */
     int batch_size = 16384;
     std::string profile_path; /* VSGPU_PROFILE, "" when unset */
-    /* the GPU pipeline (docs/gpu-runtime.md) */
-    int gpu_device = 0;
-    GIntBig gpu_pool_limit = 0; /* bytes, 0: no cap */
-    bool gpu_oom_safety = false;
-    bool gpu_managed = false;
-    bool nvtx = false;
+    /* the GPU pipeline (docs/gpu-runtime.md): device and memory tiers */
+    vsg_gpu_settings gpu{0, 0, 0, 0, 0};
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
@@ -113,6 +109,8 @@ enum class Op
 
 /* The user-facing name: ST_Intersection, ST_Clip, ST_ClipByRect, ST_Union. */
 const char *OpName(Op op);
+/* The engine's operation (the join form is an intersection). */
+vsg_operation EngineOp(Op op);
 
 struct DatasetCloser
 {

@@ -12,21 +12,26 @@
 namespace vsgpu
 {
 
-const char *OpName(Op op)
+vsg_operation EngineOp(Op op)
 {
     switch (op)
     {
         case Op::Intersection:
         case Op::Join:
-            return "ST_Intersection";
+            return VSG_OP_INTERSECTION;
         case Op::Clip:
-            return "ST_Clip";
+            return VSG_OP_CLIP;
         case Op::ClipRect:
-            return "ST_ClipByRect";
+            return VSG_OP_CLIP_RECT;
         case Op::Dissolve:
-            return "ST_Union";
+            return VSG_OP_UNION;
     }
-    return "?";
+    return VSG_OP_INTERSECTION;
+}
+
+const char *OpName(Op op)
+{
+    return vsg_operation_name(EngineOp(op));
 }
 
 Plan::~Plan()

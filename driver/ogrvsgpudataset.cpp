@@ -333,7 +333,7 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
     GIntBig rows = -1;
     if (plan->input.layer->TestCapability(OLCFastFeatureCount))
         rows = plan->input.layer->GetFeatureCount(TRUE);
-    vsg_dispatch_decide(plan->opts.mode, op, rows,
+    vsg_dispatch_decide(plan->opts.mode, vsgpu::EngineOp(plan->op), rows,
                         plan->opts.gpu_backend_host ? 1 : 0,
                         plan->opts.gpu_min_rows, &plan->dispatch);
     plan->dispatch.reason[sizeof(plan->dispatch.reason) - 1] = '\0';

@@ -211,11 +211,11 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             else if (EQUAL(d.name, "KEEP_LOWER_DIMENSION_GEOMETRIES"))
                 o->keep_lower_dim = b;
             else if (EQUAL(d.name, "GPU_OOM_SAFETY"))
-                o->gpu_oom_safety = b;
+                o->gpu.oom_safety = b ? 1 : 0;
             else if (EQUAL(d.name, "GPU_MANAGED_MEMORY"))
-                o->gpu_managed = b;
+                o->gpu.managed = b ? 1 : 0;
             else if (EQUAL(d.name, "NVTX"))
-                o->nvtx = b;
+                o->gpu.nvtx = b ? 1 : 0;
             else if (EQUAL(d.name, "PROGRESS"))
                 o->progress = b;
             return true;
@@ -258,15 +258,19 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             return true;
         case Kind::Device:
             if (EQUAL(v, "0"))
-                o->gpu_device = 0;
-            else if (!ParsePositive(v, &o->gpu_device))
+                o->gpu.device = 0;
+            else if (!ParsePositive(v, &o->gpu.device))
                 return Invalid(d, origin, v, "a device ordinal (0, 1, ...)");
             return true;
         case Kind::Bytes:
-            if (!ParseBytes(v, &o->gpu_pool_limit))
+        {
+            GIntBig bytes = 0;
+            if (!ParseBytes(v, &bytes))
                 return Invalid(d, origin, v,
                                "a number of bytes, optionally with K, M or G");
+            o->gpu.pool_limit = static_cast<int64_t>(bytes);
             return true;
+        }
         case Kind::MinRows:
         {
             if (EQUAL(v, "MEASURED"))

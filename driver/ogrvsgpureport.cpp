@@ -75,7 +75,7 @@ std::string StageKey(const char *stage)
  * run): the metadata domain and the trace's statement object share them. */
 std::vector<std::string> GpuPoolReport(const vsg_engine *engine)
 {
-    vsg_gpu_report r;
+    vsg_gpu_stats r;
     if (engine == nullptr || !vsg_engine_gpu_report(engine, &r))
         return {};
     const struct

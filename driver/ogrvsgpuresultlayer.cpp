@@ -42,11 +42,7 @@ bool OGRVSGPUResultLayer::StartEngine()
     eo.gpu.strict = o.mode == VSG_MODE_GPU ? 1 : 0;
     eo.gpu.backend =
         o.gpu_backend_host ? VSG_GPU_BACKEND_HOST : VSG_GPU_BACKEND_CUDA;
-    eo.gpu.device = o.gpu_device;
-    eo.gpu.pool_limit = o.gpu_pool_limit;
-    eo.gpu.oom_safety = o.gpu_oom_safety ? 1 : 0;
-    eo.gpu.managed = o.gpu_managed ? 1 : 0;
-    eo.gpu.nvtx = o.nvtx ? 1 : 0;
+    eo.gpu.settings = o.gpu;
     const vsg_status st = vsg_engine_create(&eo, &m_engine);
     if (st != VSG_OK || m_engine == nullptr)
     {

@@ -1,5 +1,5 @@
 /*
- * dispatch.c - the per-statement CPU/GPU decision (see dispatch.h).
+ * dispatch.c - the per-statement CPU/GPU decision (see vsgpu_dispatch.h).
  *
  * The table below says which operations have a GPU pipeline and from what
  * measured size AUTO takes it. CUDA is probed lazily, once per process, and
@@ -8,7 +8,7 @@
  * cause (no CUDA in this build, no driver or device, no GPU kernel for the
  * operation) without a statement paying CUDA's start-up for nothing.
  */
-#include "dispatch.h"
+#include "vsgpu_dispatch.h"
 
 #include <stdio.h>
 #include <stdint.h>
@@ -43,6 +43,17 @@ const char *vsg_exec_mode_name(vsg_exec_mode m)
 const char *vsg_runtime_name(vsg_runtime r)
 {
     return r == VSG_RUNTIME_GPU ? "GPU" : "CPU";
+}
+
+const char *vsg_operation_name(vsg_operation op)
+{
+    switch (op) {
+    case VSG_OP_INTERSECTION: return "ST_Intersection";
+    case VSG_OP_CLIP: return "ST_Clip";
+    case VSG_OP_CLIP_RECT: return "ST_ClipByRect";
+    case VSG_OP_UNION: return "ST_Union";
+    }
+    return "operation";
 }
 
 /* The CUDA probe runs once per process: it is the first (and costly) touch
@@ -88,25 +99,25 @@ static void probe_cuda(void)
 
 /* The operations with a GPU pipeline, and their crossover (rows). */
 static const struct {
-    const char *operation;
+    vsg_operation operation;
     int64_t crossover;
 } pipelines[] = {
-    {"ST_ClipByRect", VSG_CROSSOVER_CLIP_RECT_ROWS},
-    {"ST_Intersection", VSG_CROSSOVER_OVERLAY_ROWS},
-    {"ST_Clip", VSG_CROSSOVER_OVERLAY_ROWS},
+    {VSG_OP_CLIP_RECT, VSG_CROSSOVER_CLIP_RECT_ROWS},
+    {VSG_OP_INTERSECTION, VSG_CROSSOVER_OVERLAY_ROWS},
+    {VSG_OP_CLIP, VSG_CROSSOVER_OVERLAY_ROWS},
 };
 
 /* The operation's crossover, or -1 when it has no pipeline. The pipeline
  * exists in every build; only the CUDA backend needs CUDA. */
-static int64_t pipeline_crossover(const char *operation)
+static int64_t pipeline_crossover(vsg_operation operation)
 {
-    for (size_t i = 0; operation && i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (strcmp(operation, pipelines[i].operation) == 0)
+    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (operation == pipelines[i].operation)
             return pipelines[i].crossover;
     return -1;
 }
 
-int64_t vsg_dispatch_crossover(const char *operation)
+int64_t vsg_dispatch_crossover(vsg_operation operation)
 {
 #ifdef VSGPU_HAVE_CUDA
     return pipeline_crossover(operation);
@@ -117,14 +128,13 @@ int64_t vsg_dispatch_crossover(const char *operation)
 }
 
 
-void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
+void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, int64_t input_rows,
                          int host_backend, int64_t min_rows, vsg_dispatch_decision *out)
 {
     memset(out, 0, sizeof *out);
     out->requested = mode;
     out->selected = VSG_RUNTIME_CPU;
-    if (!operation)
-        operation = "operation";
+    const char *operation = vsg_operation_name(op);
 
     if (mode == VSG_MODE_CPU) {
         snprintf(out->reason, sizeof out->reason, "VSGPU_EXECUTION_MODE=CPU");
@@ -135,7 +145,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
         /* Asked for explicitly (a testing aid): the pipeline runs on the
          * host backend whenever the operation has one, with the failure
          * rule of the mode (GPU: fail; AUTO: rows re-run on the CPU). */
-        if (pipeline_crossover(operation) >= 0) {
+        if (pipeline_crossover(op) >= 0) {
             out->selected = VSG_RUNTIME_GPU;
             return;
         }
@@ -147,7 +157,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t inpu
         return;
     }
 
-    int64_t crossover = vsg_dispatch_crossover(operation);
+    int64_t crossover = vsg_dispatch_crossover(op);
     if (crossover >= 0 && min_rows >= 0)
         crossover = min_rows;   /* VSGPU_GPU_MIN_ROWS */
 

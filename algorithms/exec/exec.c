@@ -25,11 +25,6 @@ vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)
     return st;
 }
 
-void vsg_gpu_config_init(vsg_gpu_config *c)
-{
-    memset(c, 0, sizeof *c);
-}
-
 static vsg_exec *exec_new(vsg_exec_kind kind)
 {
     vsg_exec *x = calloc(1, sizeof *x);
@@ -55,7 +50,7 @@ void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes)
         x->host_limit = bytes > 0 ? bytes : 0;
 }
 
-vsg_status vsg_exec_create_gpu(const vsg_gpu_config *cfg, vsg_exec **out, char *why,
+vsg_status vsg_exec_create_gpu(const vsg_gpu_settings *cfg, vsg_exec **out, char *why,
                                size_t why_len)
 {
     *out = NULL;
@@ -65,9 +60,9 @@ vsg_status vsg_exec_create_gpu(const vsg_gpu_config *cfg, vsg_exec **out, char *
             snprintf(why, why_len, "out of host memory");
         return VSG_ERR_NOMEM;
     }
-    vsg_gpu_config defaults;
+    vsg_gpu_settings defaults;
     if (!cfg) {
-        vsg_gpu_config_init(&defaults);
+        vsg_gpu_settings_init(&defaults);
         cfg = &defaults;
     }
     vsg_status st = vsg_exec_gpu_open(x, cfg, why, why_len);
@@ -94,7 +89,7 @@ const char *vsg_exec_device(const vsg_exec *x) { return x->kind == VSG_EXEC_GPU 
 const char *vsg_exec_device_label(const vsg_exec *x) { return x->label; }
 const char *vsg_exec_last_error(const vsg_exec *x) { return x->error; }
 
-void vsg_exec_get_stats(const vsg_exec *x, vsg_exec_stats *s)
+void vsg_exec_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
 {
     if (x->kind == VSG_EXEC_GPU)
         vsg_exec_gpu_get_stats(x, s);

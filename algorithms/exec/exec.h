@@ -19,32 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgpu_engine.h"
+#include "base/vsg_settings.h"
+#include "base/vsg_status.h"
+#include "vsgpu_engine.h" /* vsg_profile */
 
 typedef struct vsg_exec vsg_exec;
 
 typedef enum { VSG_EXEC_HOST = 0, VSG_EXEC_GPU = 1 } vsg_exec_kind;
 
-/* The GPU backend's settings (config options of the same names). */
-typedef struct {
-    int device;           /* VSGPU_GPU_DEVICE, default 0                    */
-    int64_t pool_limit;   /* VSGPU_GPU_POOL_LIMIT in bytes, 0: no cap        */
-    int oom_safety;       /* VSGPU_GPU_OOM_SAFETY: tier B (trim, sync, retry) */
-    int managed;          /* VSGPU_GPU_MANAGED_MEMORY: tier C                 */
-    int nvtx;             /* VSGPU_NVTX: NVTX ranges around stages            */
-} vsg_gpu_config;
-
-void vsg_gpu_config_init(vsg_gpu_config *c);   /* the defaults above */
-
-typedef struct {
-    int64_t bytes_in_use;
-    int64_t peak_bytes;
-    int64_t allocations;
-    int64_t retries;          /* tier B retries after a failed allocation */
-    int64_t failed;           /* allocations that failed for good          */
-    int64_t bytes_h2d;
-    int64_t bytes_d2h;
-} vsg_exec_stats;
+/* Settings and pool statistics: vsg_gpu_settings and vsg_gpu_stats
+ * (base/vsg_settings.h). */
 
 vsg_status vsg_exec_create_host(vsg_exec **out);
 /* The host backend honours a pool limit too (bytes; 0: none), so that the
@@ -53,7 +37,7 @@ void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes);
 /* Opens the device (CUDA initialised here, never earlier). Without a
  * usable driver or device: VSG_ERR_NO_GPU and the reason in why. Without
  * CUDA in the build: VSG_ERR_NO_GPU. */
-vsg_status vsg_exec_create_gpu(const vsg_gpu_config *cfg, vsg_exec **out, char *why,
+vsg_status vsg_exec_create_gpu(const vsg_gpu_settings *cfg, vsg_exec **out, char *why,
                                size_t why_len);
 void vsg_exec_destroy(vsg_exec *x);
 
@@ -66,7 +50,7 @@ struct vsg_gpu *vsg_exec_gpu(vsg_exec *x);
 const char *vsg_exec_device(const vsg_exec *x);
 const char *vsg_exec_device_label(const vsg_exec *x);
 const char *vsg_exec_last_error(const vsg_exec *x);
-void vsg_exec_get_stats(const vsg_exec *x, vsg_exec_stats *s);
+void vsg_exec_get_stats(const vsg_exec *x, vsg_gpu_stats *s);
 
 /* ---- memory (backend memory: device memory for the GPU) --------------- */
 vsg_status vsg_exec_alloc(vsg_exec *x, size_t bytes, void **out);   /* 0 bytes: *out NULL, OK */

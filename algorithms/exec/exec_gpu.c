@@ -30,17 +30,10 @@ static vsg_status gpu_status(vsg_exec *x, vsg_status st)
     return st;
 }
 
-vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_config *cfg, char *why, size_t why_len)
+vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len)
 {
-    vsg_gpu_open_args a;
-    memset(&a, 0, sizeof a);
-    a.device = cfg->device;
-    a.pool_limit = cfg->pool_limit;
-    a.oom_safety = cfg->oom_safety;
-    a.managed = cfg->managed;
-    a.nvtx = cfg->nvtx;
     char msg[512] = "";
-    vsg_status st = vsg_gpu_open(&a, &x->gpu, msg, sizeof msg);
+    vsg_status st = vsg_gpu_open(cfg, &x->gpu, msg, sizeof msg);
     if (st != VSG_OK) {
         x->gpu = NULL;
         snprintf(x->error, sizeof x->error, "%s", msg);
@@ -118,17 +111,9 @@ vsg_status vsg_exec_gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals,
     return gpu_status(x, vsg_gpu_sort_u64_i64(x->gpu, keys, vals, n, key_bits));
 }
 
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_exec_stats *s)
+void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
 {
-    vsg_gpu_stats g;
-    vsg_gpu_get_stats(x->gpu, &g);
-    s->bytes_in_use = g.bytes_in_use;
-    s->peak_bytes = g.peak_bytes;
-    s->allocations = g.allocations;
-    s->retries = g.retries;
-    s->failed = g.failed;
-    s->bytes_h2d = g.bytes_h2d;
-    s->bytes_d2h = g.bytes_d2h;
+    vsg_gpu_get_stats(x->gpu, s);
 }
 
 void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage)
@@ -193,7 +178,7 @@ static vsg_status no_gpu(vsg_exec *x)
     return VSG_ERR_NO_GPU;
 }
 
-vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_config *cfg, char *why, size_t why_len)
+vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len)
 {
     (void)cfg;
     if (why && why_len)
@@ -251,7 +236,7 @@ vsg_status vsg_exec_gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals,
     return no_gpu(x);
 }
 
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_exec_stats *s)
+void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
 {
     (void)x;
     memset(s, 0, sizeof *s);

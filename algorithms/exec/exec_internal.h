@@ -24,7 +24,7 @@ struct vsg_exec {
     vsg_exec_kind kind;
     char error[512];
     char label[160];        /* "CPU (host backend)" or the GPU's name      */
-    vsg_exec_stats stats;   /* host backend; the GPU's come from cuda/     */
+    vsg_gpu_stats stats;   /* host backend; the GPU's come from cuda/     */
     int64_t host_limit;     /* host backend: bytes in use allowed, 0: any  */
     vsg_exec_stage_rec stages[VSG_EXEC_MAX_STAGES];
     int n_stages;
@@ -39,7 +39,7 @@ vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)
 /* ---- the GPU backend (exec_gpu.c) ------------------------------------------
  * Each is called only on a backend whose kind is VSG_EXEC_GPU; each sets
  * x->error on failure (from vsg_gpu_last_error). */
-vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_config *cfg, char *why, size_t why_len);
+vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len);
 void vsg_exec_gpu_close(vsg_exec *x);
 vsg_status vsg_exec_gpu_alloc(vsg_exec *x, size_t bytes, void **out);
 void vsg_exec_gpu_free(vsg_exec *x, void *p);
@@ -55,6 +55,6 @@ void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage);
 void vsg_exec_gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
 /* Adds the GPU's timed stages (after a sync) to p, with bytes and pool peak. */
 void vsg_exec_gpu_flush_profile(vsg_exec *x, vsg_profile *p);
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_exec_stats *s);
+void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s);
 
 #endif

@@ -53,19 +53,12 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
     if (o->backend == VSG_GPU_BACKEND_HOST) {
         s = vsg_exec_create_host(&g->x);
         if (s == VSG_OK)
-            vsg_exec_set_host_limit(g->x, o->pool_limit);
+            vsg_exec_set_host_limit(g->x, o->settings.pool_limit);
     } else {
 #ifdef VSGPU_HAVE_CUDA
         vsg_cuda_warmup_wait();
 #endif
-        vsg_gpu_config cfg;
-        vsg_gpu_config_init(&cfg);
-        cfg.device = o->device;
-        cfg.pool_limit = o->pool_limit;
-        cfg.oom_safety = o->oom_safety;
-        cfg.managed = o->managed;
-        cfg.nvtx = o->nvtx;
-        s = vsg_exec_create_gpu(&cfg, &g->x, why, sizeof why);
+        s = vsg_exec_create_gpu(&o->settings, &g->x, why, sizeof why);
     }
     if (s != VSG_OK) {
         g->x = NULL;
@@ -112,7 +105,7 @@ void vsg_gpu_prestart(vsg_engine *e)
 {
 #ifdef VSGPU_HAVE_CUDA
     if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
-        vsg_cuda_warmup_start(e->opts.gpu.device);
+        vsg_cuda_warmup_start(e->opts.gpu.settings.device);
 #else
     (void)e;
 #endif
@@ -146,18 +139,11 @@ const char *vsg_engine_gpu_device(const vsg_engine *e)
     return e && e->gpu ? e->gpu->device : "";
 }
 
-int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_report *out)
+int vsg_engine_gpu_report(const vsg_engine *e, vsg_gpu_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (!e || !e->gpu || !e->gpu->x)
         return 0;
-    vsg_exec_stats st;
-    vsg_exec_get_stats(e->gpu->x, &st);
-    out->peak_bytes = st.peak_bytes;
-    out->allocations = st.allocations;
-    out->retries = st.retries;
-    out->failed = st.failed;
-    out->bytes_h2d = st.bytes_h2d;
-    out->bytes_d2h = st.bytes_d2h;
+    vsg_exec_get_stats(e->gpu->x, out);
     return 1;
 }

@@ -704,7 +704,7 @@ static void upload_download_through_the_host_backend(void)
     CHECK(memcmp(back.z, host.z, 8 * (size_t)host.n_coords) == 0);
     for (int s = 0; s < 6; s++)
         CHECK(row_writes(&back, s, geoms[s].b, geoms[s].n));
-    vsg_exec_stats st;
+    vsg_gpu_stats st;
     vsg_exec_get_stats(x, &st);
     CHECK(st.bytes_h2d > 0 && st.bytes_d2h == st.bytes_h2d);
     vsg_columnar_free(&dev);

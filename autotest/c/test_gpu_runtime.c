@@ -46,7 +46,7 @@ static uint64_t rng_next(void)   /* splitmix64 */
 
 static vsg_gpu *open_gpu(int64_t limit, int oom_safety, int managed)
 {
-    vsg_gpu_open_args a = {0, limit, oom_safety, managed, 0};
+    vsg_gpu_settings a = {0, limit, oom_safety, managed, 0};
     vsg_gpu *g = NULL;
     char msg[256] = "";
     if (vsg_gpu_open(&a, &g, msg, sizeof msg) != VSG_OK) {
@@ -72,7 +72,7 @@ static int names_file_and_line(const char *msg, const char *file)
 
 static void device_out_of_range_is_no_gpu(void)
 {
-    vsg_gpu_open_args a = {999, 0, 0, 0, 0};
+    vsg_gpu_settings a = {999, 0, 0, 0, 0};
     vsg_gpu *g = (vsg_gpu *)1;
     char msg[256] = "";
     CHECK(vsg_gpu_open(&a, &g, msg, sizeof msg) == VSG_ERR_NO_GPU);
@@ -331,8 +331,8 @@ static void exec_backends_agree(void)
     vsg_exec *hx = NULL, *gx = NULL;
     char why[256] = "";
     REQUIRE(vsg_exec_create_host(&hx) == VSG_OK);
-    vsg_gpu_config cfg;
-    vsg_gpu_config_init(&cfg);
+    vsg_gpu_settings cfg;
+    vsg_gpu_settings_init(&cfg);
     if (vsg_exec_create_gpu(&cfg, &gx, why, sizeof why) != VSG_OK) {
         fprintf(stderr, "  %s\n", why);
         vsg_exec_destroy(hx);
@@ -385,7 +385,7 @@ static void exec_backends_agree(void)
     memmove(in, in + 2, nb - 16);
     CHECK(memcmp(in, og, nb) == 0);
 
-    vsg_exec_stats s;
+    vsg_gpu_stats s;
     vsg_exec_get_stats(gx, &s);
     CHECK(s.bytes_h2d == (int64_t)(3 * nb));
     CHECK(s.bytes_d2h == (int64_t)(8 + 4 * nb + 8));
@@ -405,8 +405,8 @@ static void exec_backends_agree(void)
  * backend's profile records (device GPU, bytes per stage). */
 static void stage_timers_positive(void)
 {
-    vsg_gpu_config cfg;
-    vsg_gpu_config_init(&cfg);
+    vsg_gpu_settings cfg;
+    vsg_gpu_settings_init(&cfg);
     cfg.nvtx = 1;   /* NVTX ranges must not disturb anything */
     vsg_exec *x = NULL;
     char why[256] = "";

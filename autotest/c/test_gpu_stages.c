@@ -252,8 +252,8 @@ static void test_large(void) { test_backends_agree(gpu_x, 60000, 60); }
 int main(void)
 {
     fx_init();
-    vsg_gpu_config cfg;
-    vsg_gpu_config_init(&cfg);
+    vsg_gpu_settings cfg;
+    vsg_gpu_settings_init(&cfg);
     char why[256] = "";
     if (vsg_exec_create_gpu(&cfg, &gpu_x, why, sizeof why) != VSG_OK) {
         printf("skip: %s\n", why);

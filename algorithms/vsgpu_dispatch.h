@@ -1,5 +1,7 @@
 /*
- * dispatch.h - the one CPU/GPU decision made per statement, at the boundary.
+ * vsgpu_dispatch.h - the one CPU/GPU decision made per statement, at the
+ * boundary: the engine's second public header (with vsgpu_engine.h), the
+ * only ones the driver includes.
  *
  * VSGPU_EXECUTION_MODE=AUTO|CPU|GPU. AUTO takes the GPU only where this build
  * has a GPU kernel for the operation, a CUDA device answers, and the input is
@@ -18,6 +20,18 @@ extern "C" {
 #endif
 
 typedef enum { VSG_MODE_AUTO = 0, VSG_MODE_CPU, VSG_MODE_GPU } vsg_exec_mode;
+
+/* The operations, as the engine knows them (the join form of the dialect
+ * is an intersection). */
+typedef enum {
+    VSG_OP_INTERSECTION = 0,
+    VSG_OP_CLIP,
+    VSG_OP_CLIP_RECT,
+    VSG_OP_UNION
+} vsg_operation;
+
+/* The user-facing name of an operation, for messages ("ST_Clip", ...). */
+const char *vsg_operation_name(vsg_operation op);
 typedef enum { VSG_RUNTIME_CPU = 0, VSG_RUNTIME_GPU } vsg_runtime;
 
 typedef struct {
@@ -33,8 +47,7 @@ int vsg_exec_mode_parse(const char *text, vsg_exec_mode *out);
 const char *vsg_exec_mode_name(vsg_exec_mode m);
 const char *vsg_runtime_name(vsg_runtime r);
 
-/* operation: the user-facing name ("ST_Intersection", "ST_Union", ...).
- * input_rows: the input layer's feature count, -1 when it is not cheaply
+/* input_rows: the input layer's feature count, -1 when it is not cheaply
  * known (then AUTO does not hold the size against the GPU).
  * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
  * backend (tests): no device is needed; taken in AUTO too (asked for).
@@ -42,13 +55,13 @@ const char *vsg_runtime_name(vsg_runtime r);
  * measured one (-1: the measured one).
  * Probes CUDA lazily (first call only), and only when the answer matters:
  * GPU mode, or AUTO with an input above a finite crossover. */
-void vsg_dispatch_decide(vsg_exec_mode mode, const char *operation, int64_t input_rows,
+void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation operation, int64_t input_rows,
                          int host_backend, int64_t min_rows, vsg_dispatch_decision *out);
 
 /* The input size from which AUTO takes the GPU for operation (rows); -1
  * when this build has no GPU pipeline for it; INT64_MAX when it has one but
  * no measured size where it wins (AUTO keeps the CPU engine). */
-int64_t vsg_dispatch_crossover(const char *operation);
+int64_t vsg_dispatch_crossover(vsg_operation operation);
 
 #ifdef __cplusplus
 }
