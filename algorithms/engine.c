@@ -1,8 +1,8 @@
 /*
- * engine.c - the engine's life cycle, its error state and its counters.
+ * engine.c - the engine's life cycle and its counters; its error state is
+ * in core/errors.c.
  * The operations live in overlay/ and dissolve/.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,21 +66,6 @@ void vsg_engine_destroy(vsg_engine *e)
     free(e);
 }
 
-const char *vsg_engine_last_error(const vsg_engine *e)
-{
-    return e ? e->last_error : "no engine";
-}
-
-int64_t vsg_engine_error_input_index(const vsg_engine *e)
-{
-    return e ? e->error_input_index : -1;
-}
-
-int64_t vsg_engine_error_method_index(const vsg_engine *e)
-{
-    return e ? e->error_method_index : -1;
-}
-
 const vsg_counts *vsg_engine_counts(const vsg_engine *e)
 {
     return e ? &e->counts : NULL;
@@ -102,32 +87,6 @@ void vsg_engine_set_progress(vsg_engine *e, vsg_progress_fn fn, void *data)
         return;
     e->progress_fn = fn;
     e->progress_data = data;
-}
-
-void vsg_engine_begin_call(vsg_engine *e)
-{
-    e->last_error[0] = '\0';
-    e->error_input_index = -1;
-    e->error_method_index = -1;
-}
-
-vsg_status vsg_engine_fail(vsg_engine *e, vsg_status st, int64_t input_index,
-                           int64_t method_index, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->last_error, sizeof e->last_error, fmt, ap);
-    va_end(ap);
-    e->error_input_index = input_index;
-    e->error_method_index = method_index;
-    return st;
-}
-
-vsg_status vsg_engine_take_failure(vsg_engine *e, vsg_failure *f)
-{
-    if (!vsg_failure_any(f))
-        return VSG_OK;
-    return vsg_engine_fail(e, f->status, f->input_index, f->method_index, "%s", f->message);
 }
 
 void vsg_engine_collect_counts(vsg_engine *e)

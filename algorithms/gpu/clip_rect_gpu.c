@@ -12,13 +12,13 @@
  */
 #include "gpu/clip_rect_gpu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/engine_internal.h"
 #include "core/result.h"
 #include "gpu/gpu_state.h"
-#include "overlay/clip_rect.h"
 #include "elements/bounds.h"
 #include "stages/stages.h"
 
@@ -159,86 +159,28 @@ static void encode_task(void *vc, size_t g, int wid)
     c->size[g] = total;
 }
 
-/* ---- the rows handed back to the CPU engine ------------------------------ */
-static vsg_status run_cpu_rows(vsg_engine *e, const double rect[4], const vsg_wkb_array *input,
-                               const uint8_t *row_cpu, int64_t n_cpu, vsg_result *cpu_out,
-                               int64_t **cpu_rows)
+static void count_rows(const rect_run *r, vsg_pipeline_out *p)
 {
-    const unsigned char **wkb = malloc((size_t)n_cpu * sizeof *wkb);
-    size_t *size = malloc((size_t)n_cpu * sizeof *size);
-    *cpu_rows = malloc((size_t)n_cpu * sizeof **cpu_rows);
-    if (!wkb || !size || !*cpu_rows) {
-        free(wkb);
-        free(size);
-        return VSG_ERR_NOMEM;
-    }
-    int64_t k = 0;
-    for (size_t i = 0; i < input->count; i++) {
-        if (!row_cpu[i])
-            continue;
-        wkb[k] = input->wkb[i];
-        size[k] = input->size[i];
-        (*cpu_rows)[k++] = (int64_t)i;
-    }
-    vsg_wkb_array sub = {(size_t)n_cpu, wkb, size};
-    vsg_status st = vsg_clip_rect_cpu(e, rect, &sub, cpu_out);
-    if (st != VSG_OK && e->error_input_index >= 0 && e->error_input_index < n_cpu)
-        e->error_input_index = (*cpu_rows)[e->error_input_index];  /* batch-relative */
-    free(wkb);
-    free(size);
-    return st;
-}
-
-/* Merges GPU rows (wkb[i]) and CPU rows (cpu_out, input_index relative to
- * cpu_rows) into out, in input order. Takes every buffer. */
-static vsg_status merge(size_t n, unsigned char **wkb, size_t *size, vsg_result *cpu_out,
-                        const int64_t *cpu_rows, vsg_result *out)
-{
-    size_t total = cpu_out->count;
-    for (size_t i = 0; i < n; i++)
-        total += wkb[i] != NULL;
-    if (vsg_result_reserve(out, total) != VSG_OK)
-        return VSG_ERR_NOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (wkb[i]) {
-            vsg_result_push(out, (int64_t)i, -1, wkb[i], size[i]);
-            wkb[i] = NULL;
-        }
-        while (k < cpu_out->count && cpu_rows[cpu_out->input_index[k]] == (int64_t)i) {
-            vsg_result_push(out, (int64_t)i, -1, cpu_out->wkb[k], cpu_out->size[k]);
-            cpu_out->wkb[k] = NULL;
-            k++;
-        }
-    }
-    return VSG_OK;
-}
-
-static void count_rows(vsg_engine *e, const rect_run *r, int64_t *n_cpu)
-{
-    *n_cpu = 0;
     for (int64_t g = 0; g < r->host.n_geoms; g++) {
         if (r->row_cpu[g]) {
-            (*n_cpu)++;
+            p->n_handed_back++;
             continue;
         }
         if (r->host.flags[g] & VSG_GF_NULL)
-            e->counts.null_geometries++;
+            p->counts.null_geometries++;
         else if (r->host.flags[g] & VSG_GF_EMPTY)
-            e->counts.empty_geometries++;
+            p->counts.empty_geometries++;
     }
 }
 
 vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_array *input,
-                             vsg_result *out, int *used)
+                             vsg_pipeline_out *p, int *used)
 {
     *used = 0;
     vsg_status st;
     vsg_exec *x = vsg_gpu_acquire(e, &st);
     if (!x)
         return st;
-    if (!input || (input->count && (!input->wkb || !input->size)))
-        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "bad input array");
     size_t n = input->count;
     rect_run r;
     memset(&r, 0, sizeof r);
@@ -266,16 +208,15 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
     vsg_exec_flush_profile(x, e->profile);
     if (st != VSG_OK) {
         run_free(x, &r);
-        return vsg_gpu_fallback(e, st, (int64_t)n, "rectangle clip");
+        p->failed_step = "rectangle clip";
+        return st;
     }
     *used = 1;
-    e->counts.input_rows += (int64_t)n;
+    count_rows(&r, p);
+    p->counts.input_rows = (int64_t)n - p->n_handed_back;
+    p->counts.gpu_rows = (int64_t)n - p->n_handed_back;
 
-    int64_t n_cpu;
-    count_rows(e, &r, &n_cpu);
-    e->counts.gpu_rows += (int64_t)n - n_cpu;
-
-    /* encode the GPU's rows */
+    /* encode the GPU's rows, then keep them in row order */
     t0 = vsg_now_s();
     unsigned char **wkb = calloc(n ? n : 1, sizeof *wkb);
     size_t *size = calloc(n ? n : 1, sizeof *size);
@@ -287,36 +228,27 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
         encoded += wkb[i] != NULL;
     vsg_profile_add(e->profile, "encode", "CPU", vsg_now_s() - t0, (int64_t)n, encoded, 0, 0, 0);
 
-    /* the rows handed back */
-    vsg_result cpu_out;
-    vsg_result_init(&cpu_out);
-    int64_t *cpu_rows = NULL;
-    if (!wkb || !size || ec.failed)
+    if (!wkb || !size || ec.failed || vsg_result_reserve(&p->settled, (size_t)encoded) != VSG_OK) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory encoding results");
-    else if (n_cpu > 0) {
-        vsg_gpu_note_rerun(e, n_cpu,
-                           "rows the GPU rectangle clip does not take (invalid as given, Z "
-                           "coordinates, unsupported types, degenerate cases) ran on the CPU "
-                           "engine");
-        /* vsg_clip_rect_cpu counts these rows itself (input_rows too) */
-        e->counts.input_rows -= n_cpu;
-        st = run_cpu_rows(e, rect, input, r.row_cpu, n_cpu, &cpu_out, &cpu_rows);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (wkb[i]) {
+                vsg_result_push(&p->settled, (int64_t)i, -1, wkb[i], size[i]);
+                wkb[i] = NULL;
+            }
+        p->counts.output_rows = encoded;
+        p->handed_back = r.row_cpu;   /* the kernel's verdict, OR invalid */
+        r.row_cpu = NULL;
+        if (p->n_handed_back > 0)
+            snprintf(p->why, sizeof p->why,
+                     "rows the GPU rectangle clip does not take (invalid as given, Z "
+                     "coordinates, unsupported types, degenerate cases) ran on the CPU "
+                     "engine");
     }
-    if (st == VSG_OK) {
-        vsg_result_clear(out);
-        if (merge(n, wkb, size, &cpu_out, cpu_rows, out) != VSG_OK)
-            st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-        else
-            e->counts.output_rows += encoded;
-    }
-    if (st != VSG_OK)
-        vsg_result_clear(out);
     for (size_t i = 0; wkb && i < n; i++)
         free(wkb[i]);
     free(wkb);
     free(size);
-    free(cpu_rows);
-    vsg_result_clear(&cpu_out);
     run_free(x, &r);
     return st;
 }

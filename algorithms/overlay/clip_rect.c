@@ -12,7 +12,6 @@
 
 #include "overlay/batch.h"
 #include "overlay/clip_rect.h"
-#include "gpu/clip_rect_gpu.h"
 #include "geometry/dimension.h"
 #include "geometry/envelope.h"
 
@@ -74,26 +73,4 @@ vsg_status vsg_clip_rect_cpu(vsg_engine *e, const double rect[4], const vsg_wkb_
         st = vsg_batch_stage(&b, "refine", refine_task, &c, vsg_batch_count_outputs);
     }
     return vsg_batch_finish(&b, st, out);
-}
-
-vsg_status vsg_clip_rect_batch(vsg_engine *e, const double rect[4],
-                               const vsg_wkb_array *input, vsg_result *out)
-{
-    if (!e || !rect || !out)
-        return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
-                 : VSG_ERR_INVALID_ARG;
-    vsg_engine_begin_call(e);
-    vsg_result_clear(out);
-    for (int k = 0; k < 4; k++)
-        if (!isfinite(rect[k]))
-            return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
-                                   "clip rectangle has a non-finite bound");
-    if (rect[0] > rect[2] || rect[1] > rect[3])
-        return vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1,
-                               "clip rectangle has xmin > xmax or ymin > ymax");
-    int on_gpu = 0;
-    vsg_status st = vsg_gpu_clip_rect(e, rect, input, out, &on_gpu);
-    if (st != VSG_OK || on_gpu)
-        return st;
-    return vsg_clip_rect_cpu(e, rect, input, out);
 }
