@@ -1,6 +1,6 @@
 /*
  * classify.h - per candidate pair: can the refine be skipped? DISJOINT,
- * A_IN_B, B_IN_A or REFINE (the VSG_PAIR_* of stages/stages.h).
+ * A_IN_B, B_IN_A or REFINE (the VSG_CLS_* of elements/classify.h).
  *
  * For two polygonal geometries whose boundaries do not meet, every ring of
  * one is a connected curve missing the other's boundary, so it lies wholly
@@ -37,12 +37,15 @@
 
 #define VSG_CLASSIFY_CHUNK 32
 
-/* the same values as VSG_PAIR_* in stages/stages.h */
+/* The class of a candidate pair: what the refine can skip. Conservative:
+ * a class other than REFINE is only given when it is certain under a
+ * filtered (error-bounded) orientation predicate; any doubt, any contact of
+ * boundaries, and any non-polygonal row give REFINE. */
 enum {
-    VSG_CLS_REFINE = 0,
-    VSG_CLS_DISJOINT = 1,
-    VSG_CLS_A_IN_B = 2,
-    VSG_CLS_B_IN_A = 3
+    VSG_CLS_REFINE = 0,     /* the CPU engine decides                         */
+    VSG_CLS_DISJOINT = 1,   /* interiors and boundaries do not meet           */
+    VSG_CLS_A_IN_B = 2,     /* a lies in the interior of b: a ∩ b = a         */
+    VSG_CLS_B_IN_A = 3      /* b lies in the interior of a: a ∩ b = b         */
 };
 
 /* Whether geometry g is polygonal with only well-formed rings (>= 4

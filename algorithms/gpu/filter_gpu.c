@@ -17,15 +17,9 @@
 #include "gpu/gpu_state.h"
 #include "overlay/candidates.h"
 #include "elements/box.h"
+#include "elements/classify.h"
 #include "stages/stages.h"
 
-void vsg_pair_hints_free(vsg_pair_hints *h)
-{
-    free(h->flat);
-    free(h->off);
-    h->flat = NULL;
-    h->off = NULL;
-}
 
 /* The method layer on the backend, uploaded once per method index. */
 static vsg_status method_on_device(vsg_exec *x, vsg_gpu_state *g, const vsg_method_index *idx)
@@ -168,7 +162,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
             if (vsg_strtree_query(idx->tree, in->box, &lists[i]) != VSG_OK)
                 goto nomem;
             for (size_t k = 0; k < lists[i].n; k++)
-                if (bytes_push(&hb, VSG_PAIR_REFINE))
+                if (bytes_push(&hb, VSG_CLS_REFINE))
                     goto nomem;
             (*cpu_rows)++;
         } else if (in->outcome == VSG_READ_GEOM) {
@@ -187,7 +181,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
                         e++;
                 } else {
                     j = je;
-                    c = VSG_PAIR_REFINE;
+                    c = VSG_CLS_REFINE;
                     e++;
                     if (!vsg_box_meets(in->box, idx->boxes + 4 * j))
                         continue;
@@ -195,7 +189,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
                 if (!idx->geoms[j])
                     continue;
                 if (in->repaired || idx->repaired[j])
-                    c = VSG_PAIR_REFINE;
+                    c = VSG_CLS_REFINE;
                 if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c))
                     goto nomem;
             }

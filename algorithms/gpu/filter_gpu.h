@@ -7,20 +7,9 @@
 #ifndef VSG_GPU_FILTER_H
 #define VSG_GPU_FILTER_H
 
-#include "overlay/batch.h"
-#include "overlay/method_index.h"
-#include "index/strtree.h"
+#include "overlay/candidates.h"
 
-/* The class of cands[i].ids[k] is flat[off[i] + k] (a VSG_PAIR_* value of
- * stages/stages.h). */
-typedef struct {
-    uint8_t *flat;
-    int64_t *off;     /* n + 1 */
-} vsg_pair_hints;
-
-void vsg_pair_hints_free(vsg_pair_hints *h);
-
-/* Fills *lists (b->n candidate lists, ascending method ids, as
+/* A vsg_candidate_finder (overlay/candidates.h). Fills *lists (b->n candidate lists, ascending method ids, as
  * vsg_candidates_find does) and *hints. Returns VSG_OK with *used = 0 when
  * the GPU pipeline is not to be used for this batch (not enabled, broken,
  * or a failure handled by the AUTO rule): the caller then runs the CPU

@@ -5,7 +5,7 @@
 
 vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
                                 const vsg_wkb_array *input, vsg_result *out,
-                                vsg_task_fn refine)
+                                vsg_task_fn refine, vsg_candidate_finder finder)
 {
     if (!e || !idx || !out)
         return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "NULL argument")
@@ -24,8 +24,8 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
     vsg_pair_hints hints = {NULL, NULL};
     int on_gpu = 0;
     st = vsg_batch_read(&b);
-    if (st == VSG_OK)
-        st = vsg_gpu_candidates(&b, idx, &cands, &hints, &on_gpu);
+    if (st == VSG_OK && finder)
+        st = finder(&b, idx, &cands, &hints, &on_gpu);
     if (st == VSG_OK && !on_gpu)
         st = vsg_candidates_find(&b, idx, &cands);
     if (st == VSG_OK) {

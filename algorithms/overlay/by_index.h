@@ -9,7 +9,6 @@
 #include "overlay/batch.h"
 #include "overlay/candidates.h"
 #include "overlay/method_index.h"
-#include "gpu/filter_gpu.h"
 
 typedef struct {
     vsg_batch *b;
@@ -25,10 +24,16 @@ static inline int vsg_refine_hint(const vsg_refine_ctx *c, size_t i, size_t k)
 }
 
 /* Runs the pipeline over one batch with the operation's refine task (called
- * once per input i with a vsg_refine_ctx). out holds the batch's results
- * on success and nothing on failure (the engine's last error is set). */
+ * once per input i with a vsg_refine_ctx). finder: a candidate search to
+ * try first (the route passes the GPU pipeline's), NULL for the STR tree
+ * alone. out holds the batch's results on success and nothing on failure
+ * (the engine's last error is set). */
 vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
                                 const vsg_wkb_array *input, vsg_result *out,
-                                vsg_task_fn refine);
+                                vsg_task_fn refine, vsg_candidate_finder finder);
+
+/* The refine tasks of intersection (intersection.c) and clip (clip.c). */
+void vsg_intersection_refine(void *ctx, size_t i, int wid);
+void vsg_clip_refine(void *ctx, size_t i, int wid);
 
 #endif

@@ -52,3 +52,11 @@ void vsg_candidates_free(vsg_id_list *lists, size_t n)
         vsg_id_list_free(&lists[i]);
     free(lists);
 }
+
+void vsg_pair_hints_free(vsg_pair_hints *h)
+{
+    free(h->flat);
+    free(h->off);
+    h->flat = NULL;
+    h->off = NULL;
+}

@@ -10,6 +10,24 @@
 #include "overlay/method_index.h"
 #include "index/strtree.h"
 
+/* The class of cands[i].ids[k] is flat[off[i] + k] (a VSG_CLS_* value of
+ * elements/classify.h), when a candidate search also classified the pairs
+ * (the GPU pipeline's does). */
+typedef struct {
+    uint8_t *flat;
+    int64_t *off;     /* n + 1 */
+} vsg_pair_hints;
+
+void vsg_pair_hints_free(vsg_pair_hints *h);
+
+/* A candidate search: fills *lists (b->n lists, ascending method ids) and,
+ * when it classifies pairs, *hints; *used = 0 (VSG_OK) when it did not run
+ * for this batch (the STR tree search then runs). vsg_candidates_find is
+ * the CPU engine's; the GPU pipeline's is vsg_gpu_candidates. */
+typedef vsg_status (*vsg_candidate_finder)(vsg_batch *b, const vsg_method_index *idx,
+                                           vsg_id_list **lists, vsg_pair_hints *hints,
+                                           int *used);
+
 /* On success *lists holds b->n lists (free with vsg_candidates_free). */
 vsg_status vsg_candidates_find(vsg_batch *b, const vsg_method_index *idx,
                                vsg_id_list **lists);

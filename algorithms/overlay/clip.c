@@ -104,7 +104,7 @@ done:
     return st;
 }
 
-static void refine_task(void *vc, size_t i, int wid)
+void vsg_clip_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
     vsg_batch *b = c->b;
@@ -140,8 +140,3 @@ static void refine_task(void *vc, size_t i, int wid)
     }
 }
 
-vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
-                          const vsg_wkb_array *input, vsg_result *out)
-{
-    return vsg_overlay_by_index(e, idx, input, out, refine_task);
-}

@@ -39,7 +39,7 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
     }
 }
 
-static void refine_task(void *vc, size_t i, int wid)
+void vsg_intersection_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
     vsg_batch *b = c->b;
@@ -82,8 +82,3 @@ static void refine_task(void *vc, size_t i, int wid)
     vsg_subject_release(w, &s);
 }
 
-vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
-                                  const vsg_wkb_array *input, vsg_result *out)
-{
-    return vsg_overlay_by_index(e, idx, input, out, refine_task);
-}

@@ -3,7 +3,7 @@
  */
 #include "relate.h"
 
-#include "stages/stages.h"
+#include "elements/classify.h"
 
 #include "geometry/envelope.h"
 
@@ -85,11 +85,11 @@ vsg_relation vsg_relate_hinted(vsg_worker *w, int worker, vsg_subject *s,
                                int test_method_covered, int full_covers)
 {
     switch (hint) {
-    case VSG_PAIR_DISJOINT:
+    case VSG_CLS_DISJOINT:
         return VSG_REL_DISJOINT;
-    case VSG_PAIR_A_IN_B:
+    case VSG_CLS_A_IN_B:
         return VSG_REL_INPUT_COVERED;
-    case VSG_PAIR_B_IN_A:
+    case VSG_CLS_B_IN_A:
         /* the method lies in the input's interior: they overlap, and the
          * input cannot be covered by it */
         return test_method_covered ? VSG_REL_METHOD_COVERED : VSG_REL_OVERLAP;

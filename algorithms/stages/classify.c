@@ -14,10 +14,10 @@
 
 /* elements/classify.h keeps its own names so that it needs no engine
  * header; they must be the stage's. */
-_Static_assert((int)VSG_CLS_REFINE == (int)VSG_PAIR_REFINE &&
-                   (int)VSG_CLS_DISJOINT == (int)VSG_PAIR_DISJOINT &&
-                   (int)VSG_CLS_A_IN_B == (int)VSG_PAIR_A_IN_B &&
-                   (int)VSG_CLS_B_IN_A == (int)VSG_PAIR_B_IN_A,
+_Static_assert((int)VSG_CLS_REFINE == (int)VSG_CLS_REFINE &&
+                   (int)VSG_CLS_DISJOINT == (int)VSG_CLS_DISJOINT &&
+                   (int)VSG_CLS_A_IN_B == (int)VSG_CLS_A_IN_B &&
+                   (int)VSG_CLS_B_IN_A == (int)VSG_CLS_B_IN_A,
                "classify element and stage codes differ");
 
 vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,

@@ -37,16 +37,8 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
                                 const double *boxes_b, int64_t nb, vsg_pairs *out);
 
 /* ---- classify --------------------------------------------------------------
- * For each candidate pair of polygonal geometries, what the refine can skip.
- * Conservative: a class other than REFINE is only given when it is certain
- * under a filtered (error-bounded) orientation predicate; any doubt, any
- * contact of boundaries, and any non-polygonal row give REFINE. */
-enum {
-    VSG_PAIR_REFINE = 0,     /* the CPU engine decides                         */
-    VSG_PAIR_DISJOINT = 1,   /* interiors and boundaries do not meet           */
-    VSG_PAIR_A_IN_B = 2,     /* a lies in the interior of b: a ∩ b = a         */
-    VSG_PAIR_B_IN_A = 3      /* b lies in the interior of a: a ∩ b = b         */
-};
+ * For each candidate pair of polygonal geometries, its VSG_CLS_* class
+ * (elements/classify.h). */
 
 vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
                               const vsg_pairs *pairs, uint8_t *cls);

@@ -560,10 +560,10 @@ static void classify_layers(layer *la, layer *lb, cls_tally *t)
         t->true_in += a_in_b || b_in_a;
         t->true_disjoint += disjoint;
         switch (cls[k]) {
-        case VSG_PAIR_REFINE: t->refine++; break;
-        case VSG_PAIR_DISJOINT: t->got_disjoint++; t->wrong += !disjoint; break;
-        case VSG_PAIR_A_IN_B: t->got_in++; t->wrong += !a_in_b; break;
-        case VSG_PAIR_B_IN_A: t->got_in++; t->wrong += !b_in_a; break;
+        case VSG_CLS_REFINE: t->refine++; break;
+        case VSG_CLS_DISJOINT: t->got_disjoint++; t->wrong += !disjoint; break;
+        case VSG_CLS_A_IN_B: t->got_in++; t->wrong += !a_in_b; break;
+        case VSG_CLS_B_IN_A: t->got_in++; t->wrong += !b_in_a; break;
         default: t->wrong++;
         }
         if (t->wrong > printed && printed < 3) {
@@ -662,53 +662,53 @@ static void classify_degenerate_cases(void)
 #define PAIR(e) expect[n++] = (e)
     /* 0 shared edge */
     rect_xy(xy, 0, 0, 2, 2); polygon(&la, xy, 4);
-    rect_xy(xy, 2, 0, 4, 2); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 2, 0, 4, 2); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 1 vertex of a on an edge of b (a inside otherwise) */
     { double t[] = {1, 1, 2, 1.5, 1, 2}; polygon(&la, t, 3); }
-    rect_xy(xy, 0, 0, 2, 3); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 0, 0, 2, 3); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 2 collinear overlap of edges from outside */
     rect_xy(xy, 0, 0, 2, 2); polygon(&la, xy, 4);
-    rect_xy(xy, 1, 2, 3, 4); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 1, 2, 3, 4); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 3 a strictly inside b, with repeated points in a */
     { double t[] = {1, 1, 2, 1, 2, 1, 2, 2, 1, 2, 1, 2}; polygon(&la, t, 6); }
-    rect_xy(xy, 0, 0, 3, 3); polygon(&lb, xy, 4); PAIR(VSG_PAIR_A_IN_B);
+    rect_xy(xy, 0, 0, 3, 3); polygon(&lb, xy, 4); PAIR(VSG_CLS_A_IN_B);
     /* 4 b strictly inside a */
     rect_xy(xy, 0, 0, 10, 10); polygon(&la, xy, 4);
-    rect_xy(xy, 4, 4, 5, 5); polygon(&lb, xy, 4); PAIR(VSG_PAIR_B_IN_A);
+    rect_xy(xy, 4, 4, 5, 5); polygon(&lb, xy, 4); PAIR(VSG_CLS_B_IN_A);
     /* 5 a inside b's hole: disjoint (boxes meet) */
     rect_xy(xy, 4, 4, 6, 6); polygon(&la, xy, 4);
     rect_xy(xy, 0, 0, 10, 10); ring(&lb, xy, 4);
-    rect_xy(h, 3, 3, 7, 7); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_PAIR_DISJOINT);
+    rect_xy(h, 3, 3, 7, 7); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_CLS_DISJOINT);
     /* 6 a surrounds b's hole (a inside b's shell): not contained */
     rect_xy(xy, 2, 2, 8, 8); polygon(&la, xy, 4);
     rect_xy(xy, 0, 0, 10, 10); ring(&lb, xy, 4);
-    rect_xy(h, 4, 4, 6, 6); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_PAIR_REFINE);
+    rect_xy(h, 4, 4, 6, 6); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_CLS_REFINE);
     /* 7 a's hole holds b: disjoint */
     rect_xy(xy, 0, 0, 10, 10); ring(&la, xy, 4);
     rect_xy(h, 2, 2, 8, 8); ring(&la, h, 4); part_end(&la); geom_end(&la, 0);
-    rect_xy(xy, 4, 4, 5, 5); polygon(&lb, xy, 4); PAIR(VSG_PAIR_DISJOINT);
+    rect_xy(xy, 4, 4, 5, 5); polygon(&lb, xy, 4); PAIR(VSG_CLS_DISJOINT);
     /* 8 a and b both with holes, a inside b around b's hole, b's hole
      * inside a's hole: a in b */
     rect_xy(xy, 1, 1, 9, 9); ring(&la, xy, 4);
     rect_xy(h, 3, 3, 7, 7); ring(&la, h, 4); part_end(&la); geom_end(&la, 0);
     rect_xy(xy, 0, 0, 10, 10); ring(&lb, xy, 4);
-    rect_xy(h, 4, 4, 6, 6); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_PAIR_A_IN_B);
+    rect_xy(h, 4, 4, 6, 6); ring(&lb, h, 4); part_end(&lb); geom_end(&lb, 0); PAIR(VSG_CLS_A_IN_B);
     /* 9 identical polygons */
     rect_xy(xy, 0, 0, 1, 1); polygon(&la, xy, 4);
-    rect_xy(xy, 0, 0, 1, 1); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 0, 0, 1, 1); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 10 corner touch */
     rect_xy(xy, 0, 0, 1, 1); polygon(&la, xy, 4);
-    rect_xy(xy, 1, 1, 2, 2); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 1, 1, 2, 2); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 11 multipolygon: one part inside b, one outside */
     rect_xy(xy, 1, 1, 2, 2); ring(&la, xy, 4); part_end(&la);
     rect_xy(xy, 5, 5, 6, 6); ring(&la, xy, 4); part_end(&la); geom_end(&la, 1);
-    rect_xy(xy, 0, 0, 3, 3); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 0, 0, 3, 3); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 12 crossing (plus shape) */
     rect_xy(xy, 0, 1, 3, 2); polygon(&la, xy, 4);
-    rect_xy(xy, 1, 0, 2, 3); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 1, 0, 2, 3); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
     /* 13 a null row: refine */
     geom_none(&la, VSG_GF_NULL);
-    rect_xy(xy, 0, 0, 1, 1); polygon(&lb, xy, 4); PAIR(VSG_PAIR_REFINE);
+    rect_xy(xy, 0, 0, 1, 1); polygon(&lb, xy, 4); PAIR(VSG_CLS_REFINE);
 #undef PAIR
     vsg_col_view va = layer_view(&la), vb = layer_view(&lb);
     REQUIRE(va.n_geoms == n && vb.n_geoms == n);
@@ -725,11 +725,11 @@ static void classify_degenerate_cases(void)
             fprintf(stderr, "  case %d: class %d, expected %d\n", k, cls[k], expect[k]);
         CHECK(cls[k] == expect[k]);
         /* and the expectation itself agrees with GEOS */
-        if (expect[k] == VSG_PAIR_A_IN_B) {
+        if (expect[k] == VSG_CLS_A_IN_B) {
             const GEOSPreparedGeometry *pb = GEOSPrepare_r(ctx, lb.geos[k]);
             CHECK(GEOSPreparedContainsProperly_r(ctx, pb, la.geos[k]) == 1);
             GEOSPreparedGeom_destroy_r(ctx, pb);
-        } else if (expect[k] == VSG_PAIR_DISJOINT) {
+        } else if (expect[k] == VSG_CLS_DISJOINT) {
             CHECK(GEOSDisjoint_r(ctx, la.geos[k], lb.geos[k]) == 1);
         }
     }
@@ -802,7 +802,7 @@ static void gpu_equals_host(void)
     CHECK(memcmp(hc, gc, (size_t)n) == 0);
     int64_t decided = 0;
     for (int64_t k = 0; k < n; k++)
-        decided += hc[k] != VSG_PAIR_REFINE;
+        decided += hc[k] != VSG_CLS_REFINE;
     fprintf(stderr, "  GPU = host: %lld geometries, %lld pairs, %lld decided\n",
             (long long)(na + nb), (long long)n, (long long)decided);
     vsg_exec_free(gx, dc);

@@ -1,0 +1,22 @@
+/*
+ * overlay.c - vsg_intersection_batch and vsg_clip_batch: the CPU engine's
+ * overlay by a method index (overlay/by_index.c), with the GPU pipeline's
+ * candidate search and pair classes tried first where the statement took
+ * the GPU (it hands back what it cannot take and the STR tree searches
+ * those; the refine stays on the CPU engine).
+ */
+#include "gpu/filter_gpu.h"
+#include "overlay/by_index.h"
+
+vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
+                                  const vsg_wkb_array *input, vsg_result *out)
+{
+    return vsg_overlay_by_index(e, idx, input, out, vsg_intersection_refine,
+                                vsg_gpu_candidates);
+}
+
+vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
+                          const vsg_wkb_array *input, vsg_result *out)
+{
+    return vsg_overlay_by_index(e, idx, input, out, vsg_clip_refine, vsg_gpu_candidates);
+}
