@@ -1,7 +1,7 @@
 /*
- * exec_gpu.c - the GPU backend of exec.h: each vsg_exec_gpu_* call of
- * exec_internal.h forwarded to the CUDA runtime of cuda/vsgpu_cuda.h, its
- * failure message copied into the backend's error.
+ * exec_gpu.c - the GPU backend of exec.h: its method table
+ * (exec_internal.h) forwards each call to the CUDA runtime of
+ * cuda/vsgpu_cuda.h and copies a failure message into the backend's error.
  *
  * Stage records: the runtime times stages with CUDA events; this file
  * keeps, in the backend's stage table, what the profile also wants per
@@ -10,8 +10,7 @@
  * stage.
  *
  * Without CUDA in the build (VSGPU_HAVE_CUDA undefined) opening fails with
- * VSG_ERR_NO_GPU ("this build has no CUDA engine"), so no other entry is
- * ever reached; they are stubs that say the same.
+ * VSG_ERR_NO_GPU ("this build has no CUDA engine") and there is no table.
  */
 #include "exec/exec_internal.h"
 
@@ -45,40 +44,40 @@ vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why
     return VSG_OK;
 }
 
-void vsg_exec_gpu_close(vsg_exec *x)
+static void gpu_close(vsg_exec *x)
 {
     vsg_gpu_close(x->gpu);
     x->gpu = NULL;
 }
 
-vsg_status vsg_exec_gpu_alloc(vsg_exec *x, size_t bytes, void **out)
+static vsg_status gpu_alloc(vsg_exec *x, size_t bytes, void **out)
 {
     return gpu_status(x, vsg_gpu_alloc(x->gpu, bytes, out));
 }
 
-void vsg_exec_gpu_free(vsg_exec *x, void *p)
+static void gpu_free(vsg_exec *x, void *p)
 {
     vsg_gpu_free(x->gpu, p);
 }
 
-vsg_status vsg_exec_gpu_memset(vsg_exec *x, void *p, int value, size_t bytes)
+static vsg_status gpu_memset(vsg_exec *x, void *p, int value, size_t bytes)
 {
     return gpu_status(x, vsg_gpu_memset(x->gpu, p, value, bytes));
 }
 
-vsg_status vsg_exec_gpu_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
+static vsg_status gpu_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
     return gpu_status(x, vsg_gpu_h2d(x->gpu, dst, src, bytes));
 }
 
-vsg_status vsg_exec_gpu_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
+static vsg_status gpu_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
     return gpu_status(x, vsg_gpu_d2h(x->gpu, dst, src, bytes));
 }
 
 /* Overlapping regions are allowed, as with the host backend's memmove; CUDA
  * copies are not, so those go through a temporary block. */
-vsg_status vsg_exec_gpu_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
+static vsg_status gpu_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
     uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
     if (d == s)
@@ -95,28 +94,28 @@ vsg_status vsg_exec_gpu_copy(vsg_exec *x, void *dst, const void *src, size_t byt
     return gpu_status(x, st);
 }
 
-vsg_status vsg_exec_gpu_sync(vsg_exec *x)
+static vsg_status gpu_sync(vsg_exec *x)
 {
     return gpu_status(x, vsg_gpu_sync(x->gpu));
 }
 
-vsg_status vsg_exec_gpu_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
+static vsg_status gpu_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
 {
     return gpu_status(x, vsg_gpu_scan_i64(x->gpu, in, out, n));
 }
 
-vsg_status vsg_exec_gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
+static vsg_status gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                      int key_bits)
 {
     return gpu_status(x, vsg_gpu_sort_u64_i64(x->gpu, keys, vals, n, key_bits));
 }
 
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
+static void gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
 {
     vsg_gpu_get_stats(x->gpu, s);
 }
 
-void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage)
+static void gpu_stage_begin(vsg_exec *x, const char *stage)
 {
     if (x->open_stage >= 0 || x->n_stages >= VSG_EXEC_MAX_STAGES)
         return;   /* one open stage, bounded table: the trace loses detail, never the run */
@@ -131,7 +130,7 @@ void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage)
     vsg_gpu_stage_begin(x->gpu, stage);
 }
 
-void vsg_exec_gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
+static void gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
 {
     if (x->open_stage < 0)
         return;
@@ -146,7 +145,7 @@ void vsg_exec_gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
     x->open_stage = -1;
 }
 
-void vsg_exec_gpu_flush_profile(vsg_exec *x, vsg_profile *p)
+static void gpu_flush_profile(vsg_exec *x, vsg_profile *p)
 {
     if (x->open_stage >= 0)   /* closed here so that NVTX ranges stay balanced */
         vsg_gpu_stage_end(x->gpu, 0, 0);
@@ -168,87 +167,33 @@ void vsg_exec_gpu_flush_profile(vsg_exec *x, vsg_profile *p)
     x->open_stage = -1;
 }
 
+const vsg_exec_methods vsg_exec_gpu_methods = {
+    "GPU",
+    gpu_close,
+    gpu_alloc,
+    gpu_free,
+    gpu_memset,
+    gpu_upload,
+    gpu_download,
+    gpu_copy,
+    gpu_sync,
+    gpu_scan_i64,
+    gpu_sort_u64_i64,
+    gpu_stage_begin,
+    gpu_stage_end,
+    gpu_flush_profile,
+    gpu_get_stats,
+};
+
 #else /* !VSGPU_HAVE_CUDA */
-
-static const char no_cuda[] = "this build has no CUDA engine";
-
-static vsg_status no_gpu(vsg_exec *x)
-{
-    snprintf(x->error, sizeof x->error, "%s", no_cuda);
-    return VSG_ERR_NO_GPU;
-}
 
 vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len)
 {
     (void)cfg;
+    snprintf(x->error, sizeof x->error, "this build has no CUDA engine");
     if (why && why_len)
-        snprintf(why, why_len, "%s", no_cuda);
-    return no_gpu(x);
+        snprintf(why, why_len, "%s", x->error);
+    return VSG_ERR_NO_GPU;
 }
-
-void vsg_exec_gpu_close(vsg_exec *x) { (void)x; }
-
-vsg_status vsg_exec_gpu_alloc(vsg_exec *x, size_t bytes, void **out)
-{
-    (void)bytes;
-    *out = NULL;
-    return no_gpu(x);
-}
-
-void vsg_exec_gpu_free(vsg_exec *x, void *p) { (void)x; (void)p; }
-
-vsg_status vsg_exec_gpu_memset(vsg_exec *x, void *p, int value, size_t bytes)
-{
-    (void)p; (void)value; (void)bytes;
-    return no_gpu(x);
-}
-
-vsg_status vsg_exec_gpu_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
-{
-    (void)dst; (void)src; (void)bytes;
-    return no_gpu(x);
-}
-
-vsg_status vsg_exec_gpu_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
-{
-    (void)dst; (void)src; (void)bytes;
-    return no_gpu(x);
-}
-
-vsg_status vsg_exec_gpu_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
-{
-    (void)dst; (void)src; (void)bytes;
-    return no_gpu(x);
-}
-
-vsg_status vsg_exec_gpu_sync(vsg_exec *x) { return no_gpu(x); }
-
-vsg_status vsg_exec_gpu_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
-{
-    (void)in; (void)out; (void)n;
-    return no_gpu(x);
-}
-
-vsg_status vsg_exec_gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
-                                     int key_bits)
-{
-    (void)keys; (void)vals; (void)n; (void)key_bits;
-    return no_gpu(x);
-}
-
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
-{
-    (void)x;
-    memset(s, 0, sizeof *s);
-}
-
-void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage) { (void)x; (void)stage; }
-
-void vsg_exec_gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
-{
-    (void)x; (void)rows_in; (void)rows_out;
-}
-
-void vsg_exec_gpu_flush_profile(vsg_exec *x, vsg_profile *p) { (void)x; (void)p; }
 
 #endif /* VSGPU_HAVE_CUDA */

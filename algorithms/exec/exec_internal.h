@@ -1,8 +1,7 @@
 /*
- * exec_internal.h - the backend object behind exec.h. exec.c implements the
- * host backend and routes every call on a GPU backend to the vsg_exec_gpu_*
- * functions of exec_gpu.c (which compiles to "no CUDA in this build" stubs
- * when VSGPU_HAVE_CUDA is not defined).
+ * exec_internal.h - the backend object behind exec.h: its state, and the
+ * table of methods each backend provides (in the manner of SQLite's
+ * sqlite3_mem_methods): exec_host.c, exec_gpu.c.
  */
 #ifndef VSG_EXEC_INTERNAL_H
 #define VSG_EXEC_INTERNAL_H
@@ -20,7 +19,10 @@ typedef struct {
     int64_t bytes_h2d, bytes_d2h;
 } vsg_exec_stage_rec;
 
+typedef struct vsg_exec_methods vsg_exec_methods;
+
 struct vsg_exec {
+    const vsg_exec_methods *m;
     vsg_exec_kind kind;
     char error[512];
     char label[160];        /* "CPU (host backend)" or the GPU's name      */
@@ -36,25 +38,37 @@ struct vsg_exec {
 vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* ---- the GPU backend (exec_gpu.c) ------------------------------------------
- * Each is called only on a backend whose kind is VSG_EXEC_GPU; each sets
- * x->error on failure (from vsg_gpu_last_error). */
+/* ---- the backends, as tables of methods ----------------------------------
+ * exec.c checks the arguments every backend shares (sizes of 0, negative
+ * counts) and then calls through x->m; each method sets x->error on
+ * failure. */
+struct vsg_exec_methods {
+    const char *device;   /* the profile's device column: "CPU", "GPU"     */
+    void (*close)(vsg_exec *x);
+    vsg_status (*alloc)(vsg_exec *x, size_t bytes, void **out);     /* bytes > 0 */
+    void (*free)(vsg_exec *x, void *p);                             /* p != NULL */
+    vsg_status (*memset)(vsg_exec *x, void *p, int value, size_t bytes);
+    vsg_status (*upload)(vsg_exec *x, void *dst, const void *src, size_t bytes);
+    vsg_status (*download)(vsg_exec *x, void *dst, const void *src, size_t bytes);
+    vsg_status (*copy)(vsg_exec *x, void *dst, const void *src, size_t bytes);
+    vsg_status (*sync)(vsg_exec *x);
+    vsg_status (*scan_i64)(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
+    vsg_status (*sort_u64_i64)(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
+                               int key_bits);
+    void (*stage_begin)(vsg_exec *x, const char *stage);
+    void (*stage_end)(vsg_exec *x, int64_t rows_in, int64_t rows_out);
+    /* After a sync: the stages timed since the last flush, into p. */
+    void (*flush_profile)(vsg_exec *x, vsg_profile *p);
+    void (*get_stats)(const vsg_exec *x, vsg_gpu_stats *s);
+};
+
+extern const vsg_exec_methods vsg_exec_host_methods;   /* exec_host.c */
+#ifdef VSGPU_HAVE_CUDA
+extern const vsg_exec_methods vsg_exec_gpu_methods;    /* exec_gpu.c  */
+#endif
+
+/* Opens the device for a GPU backend (exec_gpu.c): VSG_ERR_NO_GPU, with
+ * the reason, when it cannot (always, in a build without CUDA). */
 vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len);
-void vsg_exec_gpu_close(vsg_exec *x);
-vsg_status vsg_exec_gpu_alloc(vsg_exec *x, size_t bytes, void **out);
-void vsg_exec_gpu_free(vsg_exec *x, void *p);
-vsg_status vsg_exec_gpu_memset(vsg_exec *x, void *p, int value, size_t bytes);
-vsg_status vsg_exec_gpu_upload(vsg_exec *x, void *dst, const void *src, size_t bytes);
-vsg_status vsg_exec_gpu_download(vsg_exec *x, void *dst, const void *src, size_t bytes);
-vsg_status vsg_exec_gpu_copy(vsg_exec *x, void *dst, const void *src, size_t bytes);
-vsg_status vsg_exec_gpu_sync(vsg_exec *x);
-vsg_status vsg_exec_gpu_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
-vsg_status vsg_exec_gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
-                                     int key_bits);
-void vsg_exec_gpu_stage_begin(vsg_exec *x, const char *stage);
-void vsg_exec_gpu_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
-/* Adds the GPU's timed stages (after a sync) to p, with bytes and pool peak. */
-void vsg_exec_gpu_flush_profile(vsg_exec *x, vsg_profile *p);
-void vsg_exec_gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s);
 
 #endif

@@ -1,0 +1,201 @@
+/*
+ * exec_host.c - the host backend of exec.h, as a method table
+ * (exec_internal.h).
+ *
+ * The host backend is the reference the GPU is tested against, and what CI
+ * runs: "backend memory" is malloc'd memory, copies are memcpy, the
+ * primitives are plain loops, stages are timed on the wall clock. It is
+ * sequential on purpose: the parallel CPU engine is the GEOS one.
+ */
+#include "exec/exec_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/profile.h"
+
+/* Host allocations carry their size in a header so that bytes_in_use and
+ * the peak are exact, as the GPU pool's are. */
+typedef struct { size_t bytes; size_t pad; } host_hdr;   /* keeps 16-byte alignment */
+
+static void host_close(vsg_exec *x) { (void)x; }
+
+static vsg_status host_alloc(vsg_exec *x, size_t bytes, void **out)
+{
+    if (bytes > (size_t)-1 - sizeof(host_hdr))
+        return vsg_exec_fail(x, VSG_ERR_NOMEM, "allocation of %zu bytes is too large", bytes);
+    if (x->host_limit > 0 && (int64_t)bytes > x->host_limit - x->stats.bytes_in_use) {
+        x->stats.failed++;
+        return vsg_exec_fail(x, VSG_ERR_GPU_OOM,
+                             "out of memory: allocation of %zu bytes refused by the pool limit of %lld bytes "
+                             "(VSGPU_GPU_POOL_LIMIT), %lld in use",
+                             bytes, (long long)x->host_limit, (long long)x->stats.bytes_in_use);
+    }
+    host_hdr *h = malloc(sizeof *h + bytes);
+    if (!h) {
+        x->stats.failed++;
+        return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory (%zu bytes)", bytes);
+    }
+    h->bytes = bytes;
+    x->stats.allocations++;
+    x->stats.bytes_in_use += (int64_t)bytes;
+    if (x->stats.bytes_in_use > x->stats.peak_bytes)
+        x->stats.peak_bytes = x->stats.bytes_in_use;
+    *out = h + 1;
+    return VSG_OK;
+}
+
+static void host_free(vsg_exec *x, void *p)
+{
+    host_hdr *h = (host_hdr *)p - 1;
+    x->stats.bytes_in_use -= (int64_t)h->bytes;
+    free(h);
+}
+
+static vsg_status host_memset(vsg_exec *x, void *p, int value, size_t bytes)
+{
+    (void)x;
+    memset(p, value, bytes);
+    return VSG_OK;
+}
+
+static vsg_status host_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    x->stats.bytes_h2d += (int64_t)bytes;
+    return VSG_OK;
+}
+
+static vsg_status host_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    x->stats.bytes_d2h += (int64_t)bytes;
+    return VSG_OK;
+}
+
+static vsg_status host_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
+{
+    (void)x;
+    memmove(dst, src, bytes);
+    return VSG_OK;
+}
+
+static vsg_status host_sync(vsg_exec *x)
+{
+    (void)x;
+    return VSG_OK;
+}
+
+static vsg_status host_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
+{
+    (void)x;
+    int64_t acc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = acc;
+        acc += in[i];
+    }
+    out[n] = acc;
+    return VSG_OK;
+}
+
+/* LSD radix sort, 8 bits a pass over the bits that matter: stable, like the
+ * GPU's CUB sort, so both backends give the same order for equal keys. */
+static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
+                                    int key_bits)
+{
+    if (n < 2 || key_bits == 0)
+        return VSG_OK;
+    uint64_t *k2 = malloc((size_t)n * sizeof *k2);
+    int64_t *v2 = malloc((size_t)n * sizeof *v2);
+    if (!k2 || !v2) {
+        free(k2);
+        free(v2);
+        return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory sorting %lld items",
+                             (long long)n);
+    }
+    uint64_t *ks = keys, *kd = k2;
+    int64_t *vs = vals, *vd = v2;
+    for (int shift = 0; shift < key_bits; shift += 8) {
+        size_t count[257] = {0};
+        for (int64_t i = 0; i < n; i++)
+            count[((ks[i] >> shift) & 0xff) + 1]++;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (int64_t i = 0; i < n; i++) {
+            size_t d = count[(ks[i] >> shift) & 0xff]++;
+            kd[d] = ks[i];
+            vd[d] = vs[i];
+        }
+        uint64_t *kt = ks; ks = kd; kd = kt;
+        int64_t *vt = vs; vs = vd; vd = vt;
+    }
+    if (ks != keys) {
+        memcpy(keys, ks, (size_t)n * sizeof *keys);
+        memcpy(vals, vs, (size_t)n * sizeof *vals);
+    }
+    free(k2);
+    free(v2);
+    return VSG_OK;
+}
+
+static void host_stage_begin(vsg_exec *x, const char *stage)
+{
+    if (x->n_stages >= VSG_EXEC_MAX_STAGES)
+        return;   /* the trace loses detail, never the run */
+    vsg_exec_stage_rec *r = &x->stages[x->n_stages];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", stage);
+    r->t0 = vsg_now_s();
+    r->h2d0 = x->stats.bytes_h2d;
+    r->d2h0 = x->stats.bytes_d2h;
+    x->open_stage = x->n_stages++;
+}
+
+static void host_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
+{
+    if (x->open_stage < 0)
+        return;
+    vsg_exec_stage_rec *r = &x->stages[x->open_stage];
+    r->elapsed_s = vsg_now_s() - r->t0;
+    r->rows_in = rows_in;
+    r->rows_out = rows_out;
+    r->bytes_h2d = x->stats.bytes_h2d - r->h2d0;
+    r->bytes_d2h = x->stats.bytes_d2h - r->d2h0;
+    x->open_stage = -1;
+}
+
+static void host_flush_profile(vsg_exec *x, vsg_profile *p)
+{
+    for (int i = 0; i < x->n_stages; i++) {
+        const vsg_exec_stage_rec *r = &x->stages[i];
+        if (p)
+            vsg_profile_add(p, r->name, "CPU", r->elapsed_s, r->rows_in, r->rows_out,
+                            r->bytes_h2d, r->bytes_d2h, 0);
+    }
+    x->n_stages = 0;
+    x->open_stage = -1;
+}
+
+static void host_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
+{
+    *s = x->stats;
+}
+
+const vsg_exec_methods vsg_exec_host_methods = {
+    "CPU",
+    host_close,
+    host_alloc,
+    host_free,
+    host_memset,
+    host_upload,
+    host_download,
+    host_copy,
+    host_sync,
+    host_scan_i64,
+    host_sort_u64_i64,
+    host_stage_begin,
+    host_stage_end,
+    host_flush_profile,
+    host_get_stats,
+};
