@@ -10,7 +10,7 @@
 #include "core/engine_internal.h"
 #include "core/options.h"
 #include "core/profile.h"
-#include "gpu/gpu_state.h"
+#include "pipeline/state.h"
 
 vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out)
 {

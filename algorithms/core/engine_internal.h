@@ -18,7 +18,7 @@ struct vsg_engine {
     vsg_worker *workers;        /* n_threads, indexed by pool worker id */
     vsg_counts counts;
     vsg_profile *profile;
-    struct vsg_gpu_state *gpu;  /* the GPU pipeline's state (gpu/gpu_state.h);
+    struct vsg_gpu_state *gpu;  /* the GPU pipeline's state (pipeline/state.h);
                                    NULL until first used                 */
     vsg_progress_fn progress_fn; /* vsg_engine_set_progress; NULL: off  */
     void *progress_data;

@@ -11,7 +11,7 @@
 #include "index/strtree.h"
 
 /* The class of cands[i].ids[k] is flat[off[i] + k] (a VSG_CLS_* value of
- * elements/classify.h), when a candidate search also classified the pairs
+ * elements/filter/classify.h), when a candidate search also classified the pairs
  * (the GPU pipeline's does). */
 typedef struct {
     uint8_t *flat;

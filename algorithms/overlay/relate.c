@@ -3,7 +3,7 @@
  */
 #include "relate.h"
 
-#include "elements/classify.h"
+#include "elements/filter/classify.h"
 
 #include "geometry/envelope.h"
 

@@ -44,7 +44,7 @@ vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
                         int full_covers);
 
 /* vsg_relate, with the class the GPU pipeline gave the pair
- * (VSG_CLS_* of elements/classify.h; VSG_CLS_REFINE or hint < 0: none).
+ * (VSG_CLS_* of elements/filter/classify.h; VSG_CLS_REFINE or hint < 0: none).
  * The classes are certain (strict interior / no contact), so they answer
  * without GEOS exactly what vsg_relate would. */
 vsg_relation vsg_relate_hinted(vsg_worker *w, int worker, vsg_subject *s,

@@ -5,8 +5,8 @@
  */
 #include <math.h>
 
-#include "gpu/clip_rect_gpu.h"
-#include "gpu/gpu_state.h"
+#include "pipeline/rect_clip.h"
+#include "pipeline/state.h"
 #include "overlay/clip_rect.h"
 #include "route/handback.h"
 

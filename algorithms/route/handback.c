@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/result.h"
-#include "gpu/gpu_state.h"
+#include "pipeline/state.h"
 
 /* The handed-back rows as a sub-array, and the batch row of each. */
 static vsg_status subset(const vsg_wkb_array *input, const vsg_pipeline_out *p,

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "core/engine_internal.h"
-#include "gpu/pipeline_out.h"
+#include "pipeline/out.h"
 
 
 /* The CPU engine's batch function of one operation over some rows. */

@@ -5,7 +5,7 @@
  * the GPU (it hands back what it cannot take and the STR tree searches
  * those; the refine stays on the CPU engine).
  */
-#include "gpu/filter_gpu.h"
+#include "pipeline/filter.h"
 #include "overlay/by_index.h"
 
 vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,

@@ -38,7 +38,7 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
 
 /* ---- classify --------------------------------------------------------------
  * For each candidate pair of polygonal geometries, its VSG_CLS_* class
- * (elements/classify.h). */
+ * (elements/filter/classify.h). */
 
 vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
                               const vsg_pairs *pairs, uint8_t *cls);

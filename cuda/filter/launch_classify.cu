@@ -1,13 +1,13 @@
 /*
  * launch_classify.cu - the classify stage on the device: one thread per
- * candidate pair runs elements/classify.h. The cost of a pair grows with
+ * candidate pair runs elements/filter/classify.h. The cost of a pair grows with
  * the product of its two sizes; pairs of huge geometries make their
  * threads long (docs/gpu-stages.md, "classify").
  */
-#include "launch_classify.h"
+#include "filter/launch_classify.h"
 
 #include "gpu_internal.h"
-#include "elements/classify.h"
+#include "elements/filter/classify.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 /*
  * classify.h - per candidate pair: can the refine be skipped? DISJOINT,
- * A_IN_B, B_IN_A or REFINE (the VSG_CLS_* of elements/classify.h).
+ * A_IN_B, B_IN_A or REFINE (the VSG_CLS_* of elements/filter/classify.h).
  *
  * For two polygonal geometries whose boundaries do not meet, every ring of
  * one is a connected curve missing the other's boundary, so it lies wholly
@@ -31,8 +31,8 @@
 #ifndef VSG_ELEMENTS_CLASSIFY_H
 #define VSG_ELEMENTS_CLASSIFY_H
 
-#include "elements/bounds.h"
-#include "elements/pip.h"
+#include "elements/filter/bounds.h"
+#include "elements/filter/pip.h"
 #include "elements/predicates.h"
 
 #define VSG_CLASSIFY_CHUNK 32

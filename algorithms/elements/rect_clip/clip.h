@@ -23,7 +23,7 @@
 
 #include "elements/box.h"
 #include "elements/col_view.h"
-#include "elements/rect_clip_poly.h"
+#include "elements/rect_clip/poly.h"
 
 /* the passes (one launch each on the GPU) */
 enum { VSG_RC_PASS_PREPARE = 0, VSG_RC_PASS_COUNT = 1, VSG_RC_PASS_FILL = 2 };

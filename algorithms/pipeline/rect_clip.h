@@ -10,7 +10,7 @@
 #ifndef VSG_GPU_CLIP_RECT_H
 #define VSG_GPU_CLIP_RECT_H
 
-#include "gpu/pipeline_out.h"
+#include "pipeline/out.h"
 
 /* *used = 0 (VSG_OK): the GPU pipeline did not run (not enabled, broken,
  * or a backend that could not open in AUTO): the caller runs the CPU

@@ -1,7 +1,7 @@
 /*
  * launch_candidates.h - C-callable launchers of the candidate join's
  * per-element steps (launch_candidates.cu); the orchestrator is
- * algorithms/stages/candidates.c, the element logic elements/grid.h.
+ * algorithms/stages/filter/candidates.c, the element logic elements/filter/grid.h.
  * Pointers are device memory; every call is ordered on the stream and
  * none waits for it.
  */
@@ -9,7 +9,7 @@
 #define VSGPU_LAUNCH_CANDIDATES_H
 
 #include "vsgpu_cuda.h"
-#include "elements/grid.h"
+#include "elements/filter/grid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /*
  * launch_rect_clip.cu - the kernels of the rectangle clip: each maps
  * threads to geometries (grid-stride) and calls the shared per-geometry
- * function of elements/rect_clip.h; the host backend runs the very same
+ * function of elements/rect_clip/clip.h; the host backend runs the very same
  * functions in a loop.
  *
  * Work layout: one thread per geometry. Rows whose box is inside or
@@ -11,7 +11,7 @@
  * load balance for very large geometries.
  */
 #include "gpu_internal.h"
-#include "launch_rect_clip.h"
+#include "rect_clip/launch_rect_clip.h"
 
 namespace {
 

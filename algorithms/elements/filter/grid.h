@@ -1,5 +1,5 @@
 /*
- * grid.h - per-element parts of the candidate join (stages/candidates.c):
+ * grid.h - per-element parts of the candidate join (stages/filter/candidates.c):
  * a uniform grid over the boxes of side b, probed by every box of side a.
  *
  *   1  statistics of b's boxes (extent, mean of log2 box size) -> the grid:

@@ -1,7 +1,7 @@
 /*
  * pipeline_out.c - see pipeline_out.h.
  */
-#include "gpu/pipeline_out.h"
+#include "pipeline/out.h"
 
 #include <stdlib.h>
 #include <string.h>

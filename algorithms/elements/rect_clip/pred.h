@@ -1,6 +1,6 @@
 /*
  * rect_clip_pred.h - the geometric predicates of the rectangle clip
- * (elements/rect_clip.h): where a point lies with respect to the
+ * (elements/rect_clip/clip.h): where a point lies with respect to the
  * rectangle, whether a segment meets the rectangle's open interior, where
  * it crosses the boundary, and positions along the boundary.
  *

@@ -1,7 +1,7 @@
 /*
  * gpu_state.c - see gpu_state.h.
  */
-#include "gpu/gpu_state.h"
+#include "pipeline/state.h"
 
 #include <stdarg.h>
 #include <stdio.h>

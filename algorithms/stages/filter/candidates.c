@@ -2,7 +2,7 @@
  * candidates.c - the candidates stage (stages/stages.h): every pair of
  * boxes (a row i, b row j) that meet, sorted by (i, j), each once.
  *
- * A uniform-grid join over b (elements/grid.h says why a grid and how the
+ * A uniform-grid join over b (elements/filter/grid.h says why a grid and how the
  * pairs come out unique). The orchestrator is written once against
  * exec/exec.h; each per-element step is a host loop or a launcher of
  * cuda/launch_candidates.cu over the same element functions. Two scalar
@@ -17,10 +17,10 @@
  */
 #include "stages/stages.h"
 
-#include "elements/grid.h"
+#include "elements/filter/grid.h"
 
 #ifdef VSGPU_HAVE_CUDA
-#include "launch_candidates.h"
+#include "filter/launch_candidates.h"
 #endif
 
 /* Cells at most: about two per b box, and a fixed ceiling so that the cell

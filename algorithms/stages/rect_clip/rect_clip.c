@@ -1,7 +1,7 @@
 /*
  * rect_clip.c - vsg_stage_rect_clip (stages.h): the rectangle clip of a
  * columnar geometry set on either backend. The per-geometry work is
- * elements/rect_clip.h; here are its three passes and the allocations
+ * elements/rect_clip/clip.h; here are its three passes and the allocations
  * between them:
  *
  *   prepare   what each row needs, chain ends per polygon row
@@ -11,17 +11,17 @@
  *   fill      the output, at the scanned offsets
  *
  * The host backend loops over the rows; the GPU backend launches one
- * thread per row (cuda/launch_rect_clip.cu). Nothing is synchronised
+ * thread per row (cuda/rect_clip/launch_rect_clip.cu). Nothing is synchronised
  * between passes except the four scalar reads that size allocations.
  */
 #include <math.h>
 #include <string.h>
 
 #include "stages/stages.h"
-#include "elements/rect_clip.h"
+#include "elements/rect_clip/clip.h"
 #include "exec/exec_internal.h"
 #ifdef VSGPU_HAVE_CUDA
-#include "launch_rect_clip.h"
+#include "rect_clip/launch_rect_clip.h"
 #endif
 
 /* One pass over every row, on x's backend. */

@@ -14,7 +14,7 @@
 #ifndef VSG_ELEMENTS_RECT_CLIP_OUT_H
 #define VSG_ELEMENTS_RECT_CLIP_OUT_H
 
-#include "elements/rect_clip_pred.h"
+#include "elements/rect_clip/pred.h"
 
 enum { RC_COUNT = 0, RC_FILL = 1, RC_PIP = 2 };
 

@@ -9,15 +9,15 @@
  *   lists         CSR lists for the refine; pairs whose geometry the CPU
  *                 read dropped or repaired are filtered or reset to REFINE
  */
-#include "gpu/filter_gpu.h"
+#include "pipeline/filter.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/gpu_state.h"
+#include "pipeline/state.h"
 #include "overlay/candidates.h"
 #include "elements/box.h"
-#include "elements/classify.h"
+#include "elements/filter/classify.h"
 #include "stages/stages.h"
 
 

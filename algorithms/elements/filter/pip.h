@@ -14,7 +14,7 @@
 #ifndef VSG_ELEMENTS_PIP_H
 #define VSG_ELEMENTS_PIP_H
 
-#include "elements/bounds.h"
+#include "elements/filter/bounds.h"
 #include "elements/predicates.h"
 
 enum {

@@ -10,7 +10,7 @@
  * clips): a row that is not valid as given goes to the CPU engine, which
  * repairs, skips or fails it exactly as without the GPU.
  */
-#include "gpu/clip_rect_gpu.h"
+#include "pipeline/rect_clip.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,8 @@
 
 #include "core/engine_internal.h"
 #include "core/result.h"
-#include "gpu/gpu_state.h"
-#include "elements/bounds.h"
+#include "pipeline/state.h"
+#include "elements/filter/bounds.h"
 #include "stages/stages.h"
 
 typedef struct {

@@ -1,14 +1,14 @@
 /*
  * bounds.c - the bounds stage (stages/stages.h): one box per geometry, from
- * elements/bounds.h. The host loops over geometries; the GPU launches
+ * elements/filter/bounds.h. The host loops over geometries; the GPU launches
  * cuda/launch_bounds.cu, which runs the same element code.
  */
 #include "stages/stages.h"
 
-#include "elements/bounds.h"
+#include "elements/filter/bounds.h"
 
 #ifdef VSGPU_HAVE_CUDA
-#include "launch_bounds.h"
+#include "filter/launch_bounds.h"
 #endif
 
 vsg_status vsg_stage_bounds(vsg_exec *x, const vsg_col_view *v, double *boxes)

@@ -1,15 +1,15 @@
 /*
- * launch_bounds.cu - the bounds stage on the device: elements/bounds.h.
+ * launch_bounds.cu - the bounds stage on the device: elements/filter/bounds.h.
  *
  * Geometries with many coordinates get a warp each: the lanes read
  * consecutive coordinates (coalesced) and reduce with shuffles. Small ones
  * (points, short lines: fewer than 16 coordinates on average) get a thread
  * each, the warp would idle otherwise.
  */
-#include "launch_bounds.h"
+#include "filter/launch_bounds.h"
 
 #include "gpu_internal.h"
-#include "elements/bounds.h"
+#include "elements/filter/bounds.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* boxes[4g .. 4g+3] for every geometry of v (elements/bounds.h). */
+/* boxes[4g .. 4g+3] for every geometry of v (elements/filter/bounds.h). */
 vsg_status vsg_launch_bounds(vsg_gpu *g, const vsg_col_view *v, double *boxes);
 
 #ifdef __cplusplus

@@ -24,9 +24,9 @@
 
 #include "vsg_test.h"
 #include "columnar/columnar.h"
-#include "elements/classify.h"
-#include "elements/grid.h"
-#include "elements/pip.h"
+#include "elements/filter/classify.h"
+#include "elements/filter/grid.h"
+#include "elements/filter/pip.h"
 #include "elements/predicates.h"
 #include "exec/exec.h"
 #include "index/strtree.h"

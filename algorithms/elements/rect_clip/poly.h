@@ -32,7 +32,7 @@
 #define VSG_ELEMENTS_RECT_CLIP_POLY_H
 
 #include "elements/col_view.h"
-#include "elements/rect_clip_out.h"
+#include "elements/rect_clip/out.h"
 
 typedef struct {
     double px, py;          /* the point on the boundary                     */

@@ -1,11 +1,11 @@
 /*
  * launch_candidates.cu - the per-element steps of the candidate join on
- * the device (elements/grid.h); stages/candidates.c orchestrates them.
+ * the device (elements/filter/grid.h); stages/filter/candidates.c orchestrates them.
  * Every kernel is a grid-stride loop over one kind of item (b box, entry,
  * cell, a box, pair); the grid statistics are a two-level reduction whose
  * result stays in device memory.
  */
-#include "launch_candidates.h"
+#include "filter/launch_candidates.h"
 
 #include "gpu_internal.h"
 

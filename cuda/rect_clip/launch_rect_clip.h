@@ -1,13 +1,13 @@
 /*
  * launch_rect_clip.h - the GPU passes of vsg_stage_rect_clip
- * (algorithms/stages/rect_clip.c): one thread per geometry running the
- * per-geometry functions of elements/rect_clip.h. Plain C header.
+ * (algorithms/stages/rect_clip/rect_clip.c): one thread per geometry running the
+ * per-geometry functions of elements/rect_clip/clip.h. Plain C header.
  */
 #ifndef VSGPU_LAUNCH_RECT_CLIP_H
 #define VSGPU_LAUNCH_RECT_CLIP_H
 
 #include "vsgpu_cuda.h"
-#include "elements/rect_clip.h"
+#include "elements/rect_clip/clip.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,18 +1,18 @@
 /*
  * classify.c - the classify stage (stages/stages.h): for each candidate
- * pair, whether the refine can be skipped (elements/classify.h). The host
+ * pair, whether the refine can be skipped (elements/filter/classify.h). The host
  * loops over pairs; the GPU launches cuda/launch_classify.cu, which runs
  * the same element code, one thread per pair.
  */
 #include "stages/stages.h"
 
-#include "elements/classify.h"
+#include "elements/filter/classify.h"
 
 #ifdef VSGPU_HAVE_CUDA
-#include "launch_classify.h"
+#include "filter/launch_classify.h"
 #endif
 
-/* elements/classify.h keeps its own names so that it needs no engine
+/* elements/filter/classify.h keeps its own names so that it needs no engine
  * header; they must be the stage's. */
 _Static_assert((int)VSG_CLS_REFINE == (int)VSG_CLS_REFINE &&
                    (int)VSG_CLS_DISJOINT == (int)VSG_CLS_DISJOINT &&
