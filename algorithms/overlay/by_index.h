@@ -9,6 +9,7 @@
 #include "overlay/batch.h"
 #include "overlay/candidates.h"
 #include "overlay/method_index.h"
+#include "overlay/relate.h"
 
 typedef struct {
     vsg_batch *b;
@@ -16,6 +17,22 @@ typedef struct {
     const vsg_id_list *cands;    /* b->n lists, ascending method ids */
     const vsg_pair_hints *hints; /* GPU classes of the pairs, or NULL   */
 } vsg_refine_ctx;
+
+/* The refine of input row i begins here: its worker, and the row as the
+ * subject of its pairs; 0 when the row takes part in nothing (not read as
+ * a geometry, or already failed). */
+static inline int vsg_refine_begin(const vsg_refine_ctx *c, size_t i, int wid,
+                                   vsg_worker **w, vsg_subject *s)
+{
+    const vsg_read_result *in = &c->b->in[i];
+    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&c->b->failure, (int64_t)i))
+        return 0;
+    *w = &c->b->e->workers[wid];
+    s->in = in;
+    s->prep = NULL;
+    s->row = (int64_t)i;
+    return 1;
+}
 
 /* The GPU class of pair (i, k-th candidate), -1 when there is none. */
 static inline int vsg_refine_hint(const vsg_refine_ctx *c, size_t i, size_t k)

@@ -107,12 +107,11 @@ done:
 void vsg_clip_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
-    vsg_batch *b = c->b;
-    const vsg_read_result *in = &b->in[i];
-    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
+    vsg_worker *w;
+    vsg_subject s;
+    if (!vsg_refine_begin(c, i, wid, &w, &s))
         return;
-    vsg_worker *w = &b->e->workers[wid];
-    vsg_subject s = {in, NULL, (int64_t)i};
+    vsg_batch *b = c->b;
     GEOSGeometry *r = NULL;
     int pair_dim = -1;
     int64_t fail_j = -1;

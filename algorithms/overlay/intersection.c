@@ -42,13 +42,13 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
 void vsg_intersection_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
-    vsg_batch *b = c->b;
-    const vsg_read_result *in = &b->in[i];
-    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&b->failure, (int64_t)i))
+    vsg_worker *w;
+    vsg_subject s;
+    if (!vsg_refine_begin(c, i, wid, &w, &s))
         return;
-    vsg_worker *w = &b->e->workers[wid];
+    vsg_batch *b = c->b;
+    const vsg_read_result *in = s.in;
     const vsg_engine_options *o = &b->e->opts;
-    vsg_subject s = {in, NULL, (int64_t)i};
 
     for (size_t k = 0; k < c->cands[i].n; k++) {
         size_t j = (size_t)c->cands[i].ids[k];
