@@ -39,7 +39,7 @@ typedef struct {
     vsg_runtime selected;
     int must_fail;      /* GPU requested and impossible: fail the statement */
     int is_fallback;    /* AUTO chose the CPU for a reason worth a warning   */
-    char reason[256];   /* why the CPU was selected ("" when not relevant)   */
+    char reason[384];   /* why the CPU was selected ("" when not relevant)   */
 } vsg_dispatch_decision;
 
 /* Parses AUTO/CPU/GPU (case-insensitive). Returns 0 on success. */
