@@ -16,6 +16,7 @@
 
 #include "gdal_priv.h"
 #include "ogr_vsgpu_compat.h"
+#include "ogr_spatialref.h"
 #include "ogrsf_frmts.h"
 
 #include "vsgpu_dispatch.h"
@@ -37,6 +38,14 @@ namespace vsgpu
 
 /* ---- options (ogrvsgpuoptions.cpp) ----------------------------------- */
 
+/* What a statement does when its two layers are in different CRSs. */
+enum class CrsMismatch
+{
+    Error,     /* CE_Failure naming both (the default, as PostGIS) */
+    Reproject, /* the method layer to the input's CRS (PROJ)       */
+    Ignore     /* the coordinates as they are (VSGPU before 0.2)   */
+};
+
 struct Options
 {
     bool skip_failures = false;
@@ -47,6 +56,7 @@ struct Options
     std::string input_prefix;
     std::string method_prefix;
     vsg_invalid_policy invalid = VSG_INVALID_REPAIR;
+    CrsMismatch crs_mismatch = CrsMismatch::Error;
     vsg_exec_mode mode = VSG_MODE_AUTO;
     int num_threads = 0; /* 0: all cores (ALL_CPUS) */
     int batch_size = 16384;
@@ -133,6 +143,10 @@ struct Source
     int dimension = -1;    /* 0, 1, 2 from the declared type; -1 unknown  */
     bool has_z = false;
     bool is_multi = false; /* declared type is Multi*                     */
+    /* CRS_MISMATCH=REPROJECT: the method layer's geometries to the input's
+     * CRS as they are read (ogrvsgpucrs.cpp); null otherwise. */
+    std::shared_ptr<OGRCoordinateTransformation> transform;
+    bool transform_failure_fails = false; /* INVALID=ERROR               */
 };
 
 enum class KeyKind
@@ -212,12 +226,21 @@ OGRwkbGeometryType DissolveGeometryType(const Plan &plan);
 /* Geometry field name, type and CRS for the result. */
 void SetResultGeometry(Plan *plan, const char *alias);
 
+/* ---- coordinate systems (ogrvsgpucrs.cpp) ------------------------------ */
+
+/* Compares the CRSs of the input and method layers (GDAL's IsSame) and
+ * applies CRS_MISMATCH: CE_Failure naming both (false) under ERROR; the
+ * method layer's transform set under REPROJECT; nothing under IGNORE. A
+ * layer without a CRS is no mismatch, but gets one CE_Warning. */
+bool CheckCrs(Plan *plan);
+
 /* ---- reporting (ogrvsgpureport.cpp) ----------------------------------- */
 
 /* Counters the driver keeps itself (the engine keeps the others). */
 struct DriverCounts
 {
     GIntBig curves_linearized = 0;
+    GIntBig reprojection_failed = 0; /* method geometries PROJ refused   */
     GIntBig input_features = 0;
     GIntBig method_features = 0;
     GIntBig output_features = 0;
@@ -305,7 +328,7 @@ class WkbBatch
  * removed) in *feat and its WKB in batch. Returns false at the end. */
 bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
                        WkbBatch *batch, GIntBig *curves_linearized,
-                       bool *error);
+                       bool *error, GIntBig *reprojection_failed = nullptr);
 
 /* Sets (or clears, filter == nullptr) src's attribute and spatial filters
  * and resets reading. Returns false on an invalid WHERE (CE_Failure). */

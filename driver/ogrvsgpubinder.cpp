@@ -412,6 +412,8 @@ BindResult Binder::Run(CSLConstList open_options)
         }
         if (!ResolveTable(m_stmt->method, &m_plan->method))
             return BindResult::Failed;
+        if (!CheckCrs(m_plan))
+            return BindResult::Failed;
     }
     if (m_plan->op == Op::ClipRect)
     {

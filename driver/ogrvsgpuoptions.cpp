@@ -23,6 +23,7 @@ enum class Kind
     Bool,
     String,
     Invalid,
+    CrsMismatch,
     Mode,
     Threads,
     PositiveInt,
@@ -56,6 +57,9 @@ const Decl kOptions[] = {
      "Prefix for all method fields"},
     {"INVALID", "VSGPU_INVALID", Kind::Invalid, "REPAIR", true,
      "Invalid input policy"},
+    {"CRS_MISMATCH", "VSGPU_CRS_MISMATCH", Kind::CrsMismatch, "ERROR", true,
+     "Input and method layers in different CRSs: ERROR, REPROJECT the method "
+     "layer to the CRS of the input layer, or IGNORE"},
     {"EXECUTION_MODE", "VSGPU_EXECUTION_MODE", Kind::Mode, "AUTO", true,
      "Runtime selection"},
     {"NUM_THREADS", "VSGPU_NUM_THREADS", Kind::Threads, "ALL_CPUS", true,
@@ -242,6 +246,16 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             else
                 return Invalid(d, origin, v, "REPAIR, SKIP or ERROR");
             return true;
+        case Kind::CrsMismatch:
+            if (EQUAL(v, "ERROR"))
+                o->crs_mismatch = CrsMismatch::Error;
+            else if (EQUAL(v, "REPROJECT"))
+                o->crs_mismatch = CrsMismatch::Reproject;
+            else if (EQUAL(v, "IGNORE"))
+                o->crs_mismatch = CrsMismatch::Ignore;
+            else
+                return Invalid(d, origin, v, "ERROR, REPROJECT or IGNORE");
+            return true;
         case Kind::Mode:
             if (vsg_exec_mode_parse(v, &o->mode) != 0)
                 return Invalid(d, origin, v, "AUTO, CPU or GPU");
@@ -319,6 +333,11 @@ const char *OpenOptionListXML()
                     type = "string-select";
                     values = "<Value>REPAIR</Value><Value>SKIP</Value>"
                              "<Value>ERROR</Value>";
+                    break;
+                case Kind::CrsMismatch:
+                    type = "string-select";
+                    values = "<Value>ERROR</Value><Value>REPROJECT</Value>"
+                             "<Value>IGNORE</Value>";
                     break;
                 case Kind::Mode:
                     type = "string-select";

@@ -83,7 +83,8 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
         std::unique_ptr<OGRFeature> f;
         bool error = false;
         if (!vsgpu::ReadSourceFeature(method, &f, &wkb,
-                                      &m_counts.curves_linearized, &error))
+                                      &m_counts.curves_linearized, &error,
+                                      &m_counts.reprojection_failed))
         {
             if (error)
                 return false;

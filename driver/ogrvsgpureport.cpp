@@ -43,6 +43,9 @@ std::vector<Counter> Counters(const ReportState &st)
         {"EMPTY_GEOMETRIES", c.empty_geometries, "empty geometries ignored"},
         {"CURVES_LINEARIZED", st.driver->curves_linearized,
          "curve geometries linearised"},
+        {"REPROJECTION_FAILED", st.driver->reprojection_failed,
+         "method geometries that could not be reprojected (CRS_MISMATCH="
+         "REPROJECT) ignored"},
         {"FAILURES_SKIPPED", c.failures_skipped,
          "GEOS failures skipped (SKIP_FAILURES=YES)"},
         {"LOWER_DIMENSION_DROPPED", c.lower_dim_dropped,

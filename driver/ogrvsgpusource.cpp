@@ -79,13 +79,33 @@ vsg_wkb_array WkbBatch::View()
 
 bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
                        WkbBatch *batch, GIntBig *curves_linearized,
-                       bool *error)
+                       bool *error, GIntBig *reprojection_failed)
 {
     *error = false;
     OGRFeature *f = src.layer->GetNextFeature();
     if (f == nullptr)
         return false;
     feat->reset(f);
+    OGRGeometry *g = f->GetGeomFieldRef(src.geom_field);
+    if (src.transform && g != nullptr && !g->IsEmpty() &&
+        g->transform(src.transform.get()) != OGRERR_NONE)
+    {
+        /* PROJ refused it (outside the target's area, say): counted and
+         * named, or the statement's error under INVALID=ERROR. */
+        if (src.transform_failure_fails)
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: feature " CPL_FRMT_GIB " of layer '%s' cannot be "
+                     "reprojected to the input layer's CRS (CRS_MISMATCH="
+                     "REPROJECT, INVALID=ERROR)",
+                     f->GetFID(), src.name.c_str());
+            *error = true;
+            return false;
+        }
+        if (reprojection_failed)
+            ++*reprojection_failed;
+        f->SetGeomFieldDirectly(src.geom_field, nullptr);
+    }
     if (!batch->Add(f->GetGeomFieldRef(src.geom_field), curves_linearized))
     {
         *error = true;

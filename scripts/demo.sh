@@ -24,7 +24,7 @@ run() {  # run <output name> <source> <sql>
 }
 
 run intersection "$data/r_spdata.gpkg" \
-  "SELECT * FROM ST_Intersection(NY8_utm18, NY8_bna_utm18)"
+  "SELECT * FROM ST_Intersection(NY8_utm18, NY8_bna_utm18, 'CRS_MISMATCH=REPROJECT')"
 run clip "$data/us_atlas_counties_10m.gpkg" \
   "SELECT * FROM ST_Clip(counties, states)"
 run clip_rect "$data/us_atlas_counties_10m.gpkg" \

@@ -99,7 +99,7 @@ def test_sql_of_each_engine():
           "path": "/x.gpkg"}
     lm = dict(li, layer="m", rtree="rtree_m_geom", path="/y.gpkg")
     w = {"op": "intersection", "input": li, "method": lm}
-    assert engines.vsgpu_sql(w) == "SELECT * FROM ST_Intersection(\"a b\", '/y.gpkg'.m)"
+    assert engines.vsgpu_sql(w) == "SELECT * FROM ST_Intersection(\"a b\", '/y.gpkg'.m, 'CRS_MISMATCH=IGNORE')"
     with pytest.raises(engines.NotApplicable):
         engines.sqlite_sql(w)
     lm["path"] = "/x.gpkg"

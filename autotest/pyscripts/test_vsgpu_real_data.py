@@ -54,7 +54,10 @@ def test_real_data_matches_gdal(request, pair, op):
     _, ds_fix, in_layer, mds_fix, m_layer = pair
     path = request.getfixturevalue(ds_fix)
     method_path = request.getfixturevalue(mds_fix) if mds_fix else path
-    sql = "SELECT * FROM ST_%s(%s, %s)" % (op, in_layer, _method_ref(request, mds_fix, m_layer))
+    # GDAL's layer algebra, the oracle, ignores CRSs; the NY8 pair differs
+    # in datum (Clarke 1866 against WGS 84): the same computation here.
+    sql = "SELECT * FROM ST_%s(%s, %s, 'CRS_MISMATCH=IGNORE')" % (
+        op, in_layer, _method_ref(request, mds_fix, m_layer))
     res = vu.run_vsgpu(path, sql)
     assert res["features"] is not None, res["errors"].errors
     expected, names, n_in_rep, n_m_rep, n_in, n_m = _oracle(path, in_layer, method_path, m_layer, op)
