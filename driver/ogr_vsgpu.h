@@ -24,6 +24,7 @@
 #include "vsgpu_sql.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -57,6 +58,7 @@ struct Options
     std::string method_prefix;
     vsg_invalid_policy invalid = VSG_INVALID_REPAIR;
     CrsMismatch crs_mismatch = CrsMismatch::Error;
+    bool method_sources_any = false; /* METHOD_SOURCES=ANY                 */
     vsg_exec_mode mode = VSG_MODE_AUTO;
     int num_threads = 0; /* 0: all cores (ALL_CPUS) */
     int batch_size = 16384;
@@ -77,9 +79,14 @@ const char *OpenOptionListXML();
 bool ResolveOptions(char **stmt_options, int n_stmt_options,
                     CSLConstList open_options, Options *out);
 
-/* SQL_FALLBACK (open option) / VSGPU_SQL_FALLBACK (config); YES by
+/* SQL_FALLBACK (open option) / VSGPU_SQL_FALLBACK (config); NO by
  * default. Returns false (CE_Failure emitted) on an invalid value. */
 bool ResolveSqlFallback(CSLConstList open_options, bool *enabled);
+
+/* ogrvsgpusqlguard.cpp: whether sql is one read-only SELECT (or WITH ...
+ * SELECT), the only statements the SQLite fallback may run; *why says
+ * what else it is. */
+bool IsReadOnlySelect(const char *sql, std::string *why);
 
 /* Whether name is one of the driver's open options (SRC_* aside). */
 bool IsOpenOption(const char *name);
@@ -225,6 +232,13 @@ OGRwkbGeometryType OverlayGeometryType(const Plan &plan);
 OGRwkbGeometryType DissolveGeometryType(const Plan &plan);
 /* Geometry field name, type and CRS for the result. */
 void SetResultGeometry(Plan *plan, const char *alias);
+
+/* ogrvsgpumethodsource.cpp: opens a dataset a statement names
+ * ('path'.layer), read-only. Unless allow_any (METHOD_SOURCES=ANY), only
+ * an existing local file or folder (no network VSI handler, no connection
+ * string) through a file-based vector driver other than VRT, GDALG and
+ * GPSBabel; otherwise CE_Failure naming the path and the option. */
+GDALDataset *OpenStatementDataset(const char *path, bool allow_any);
 
 /* ---- coordinate systems (ogrvsgpucrs.cpp) ------------------------------ */
 
@@ -592,6 +606,9 @@ class OGRVSGPUDataset final : public GDALDataset
     GDALDataset *m_wrapped = nullptr;
     std::string m_source;
     CPLStringList m_open_options; /* ours, without SRC_* */
+    CPLStringList m_src_options;  /* the source's (SRC_* without prefix) */
+    /* SQLite fallback results and the read-only handles they run on. */
+    std::map<OGRLayer *, GDALDataset *> m_fallback_results;
     std::string m_descriptor;     /* the .vsgpu file, "" when none */
     bool m_dialect_vsgpu = false; /* DIALECT=VSGPU */
     std::set<OGRLayer *> m_results;

@@ -64,10 +64,11 @@ bool Binder::ResolveTable(const vsg_table_ref &ref, Source *src)
             ds = it->second;
         else
         {
-            ds = GDALDataset::FromHandle(GDALOpenEx(
-                ref.dataset, GDAL_OF_VECTOR | GDAL_OF_READONLY |
-                                 GDAL_OF_VERBOSE_ERROR,
-                nullptr, nullptr, nullptr));
+            CPLErrorReset();
+            ds = OpenStatementDataset(ref.dataset,
+                                      m_plan->opts.method_sources_any);
+            if (ds == nullptr && CPLGetLastErrorNo() == CPLE_NotSupported)
+                return false; /* refused: the message says why */
             if (ds == nullptr)
             {
                 CPLError(CE_Failure, CPLE_OpenFailed,

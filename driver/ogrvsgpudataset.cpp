@@ -37,6 +37,12 @@ OGRVSGPUDataset::~OGRVSGPUDataset()
     for (OGRLayer *l : m_results)
         delete l;
     m_results.clear();
+    for (auto &kv : m_fallback_results)
+    {
+        kv.second->ReleaseResultSet(kv.first);
+        GDALClose(GDALDataset::ToHandle(kv.second));
+    }
+    m_fallback_results.clear();
     if (m_wrapped)
         GDALClose(GDALDataset::ToHandle(m_wrapped));
 }
@@ -216,6 +222,15 @@ void OGRVSGPUDataset::ReleaseResultSet(OGRLayer *layer)
         delete layer;
         return;
     }
+    auto fb = m_fallback_results.find(layer);
+    if (fb != m_fallback_results.end())
+    {
+        GDALDataset *ro = fb->second;
+        m_fallback_results.erase(fb);
+        ro->ReleaseResultSet(layer);
+        GDALClose(GDALDataset::ToHandle(ro));
+        return;
+    }
     m_wrapped->ReleaseResultSet(layer);
 }
 
@@ -223,22 +238,53 @@ OGRLayer *OGRVSGPUDataset::FallbackToSQLite(const char *sql,
                                             OGRGeometry *spatial_filter,
                                             const char *reason)
 {
-    bool enabled = true;
+    bool enabled = false;
     if (!vsgpu::ResolveSqlFallback(m_open_options.List(), &enabled))
         return nullptr;
     if (!enabled)
     {
         CPLError(CE_Failure, CPLE_NotSupported,
-                 "VSGPU: %s (SQL_FALLBACK=NO: not running it with the SQLite "
-                 "dialect)",
+                 "VSGPU: %s. This is not a VSGPU statement: run it with "
+                 "-dialect SQLite (SQL_FALLBACK=YES runs a read-only SELECT "
+                 "with the SQLite dialect instead)",
                  reason);
         return nullptr;
     }
+    std::string why;
+    if (!vsgpu::IsReadOnlySelect(sql, &why))
+    {
+        CPLError(CE_Failure, CPLE_NotSupported,
+                 "VSGPU: %s, and the SQLite fallback runs only one read-only "
+                 "SELECT (%s): -dialect VSGPU never changes data. Use "
+                 "-dialect SQLite for this statement",
+                 reason, why.c_str());
+        return nullptr;
+    }
+    /* A read-only handle of the source: SQLite's own defences aside, a
+     * statement run through -dialect VSGPU cannot write. */
+    GDALDataset *ro = GDALDataset::FromHandle(
+        GDALOpenEx(m_source.c_str(), GDAL_OF_VECTOR | GDAL_OF_VERBOSE_ERROR,
+                   nullptr, m_src_options.List(), nullptr));
+    if (ro == nullptr)
+    {
+        CPLError(CE_Failure, CPLE_OpenFailed,
+                 "VSGPU: %s; the SQLite fallback could not open '%s' "
+                 "read-only",
+                 reason, m_source.c_str());
+        return nullptr;
+    }
     CPLError(CE_Warning, CPLE_AppDefined,
-             "VSGPU: %s; running the statement with the SQLite dialect of "
-             "the wrapped dataset",
+             "VSGPU: %s; running the SELECT with the SQLite dialect on a "
+             "read-only handle of the source (SQL_FALLBACK=YES)",
              reason);
-    return m_wrapped->ExecuteSQL(sql, spatial_filter, "SQLITE");
+    OGRLayer *layer = ro->ExecuteSQL(sql, spatial_filter, "SQLITE");
+    if (layer == nullptr)
+    {
+        GDALClose(GDALDataset::ToHandle(ro));
+        return nullptr;
+    }
+    m_fallback_results[layer] = ro;
+    return layer;
 }
 
 /* The DIALECT=VSGPU route for a statement VSGPU does not take: the

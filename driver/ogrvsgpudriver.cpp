@@ -118,6 +118,7 @@ GDALDataset *OGRVSGPUDataset::OpenSource(GDALOpenInfo *info,
     ds->m_wrapped = wrapped;
     ds->m_source = source;
     ds->m_open_options = own_options;
+    ds->m_src_options = src_options;
     ds->m_dialect_vsgpu = dialect_vsgpu;
     ds->m_descriptor = descriptor ? descriptor : "";
     ds->SetDescription(info->pszFilename);

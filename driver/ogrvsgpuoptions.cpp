@@ -24,6 +24,7 @@ enum class Kind
     String,
     Invalid,
     CrsMismatch,
+    MethodSources,
     Mode,
     Threads,
     PositiveInt,
@@ -66,8 +67,13 @@ const Decl kOptions[] = {
      "CPU engine threads"},
     {"BATCH_SIZE", "VSGPU_BATCH_SIZE", Kind::PositiveInt, "16384", true,
      "Input features per batch"},
-    {"SQL_FALLBACK", "VSGPU_SQL_FALLBACK", Kind::Bool, "YES", false,
-     "Run non-VSGPU statements with the SQLite dialect"},
+    {"METHOD_SOURCES", "VSGPU_METHOD_SOURCES", Kind::MethodSources, "LOCAL",
+     false,
+     "Datasets a statement may name: LOCAL (local files through file-based "
+     "vector drivers; no network, connection strings, VRT or GDALG) or ANY"},
+    {"SQL_FALLBACK", "VSGPU_SQL_FALLBACK", Kind::Bool, "NO", false,
+     "Run a read-only SELECT the VSGPU dialect does not take with the SQLite "
+     "dialect, on a read-only handle (NO: an error)"},
     {"DIALECT", nullptr, Kind::Dialect, "", false,
      "Dialect of ExecuteSQL calls that name none: VSGPU runs the statements "
      "the VSGPU dialect takes and forwards the others unchanged; NONE (or "
@@ -256,6 +262,14 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             else
                 return Invalid(d, origin, v, "ERROR, REPROJECT or IGNORE");
             return true;
+        case Kind::MethodSources:
+            if (EQUAL(v, "LOCAL"))
+                o->method_sources_any = false;
+            else if (EQUAL(v, "ANY"))
+                o->method_sources_any = true;
+            else
+                return Invalid(d, origin, v, "LOCAL or ANY");
+            return true;
         case Kind::Mode:
             if (vsg_exec_mode_parse(v, &o->mode) != 0)
                 return Invalid(d, origin, v, "AUTO, CPU or GPU");
@@ -333,6 +347,10 @@ const char *OpenOptionListXML()
                     type = "string-select";
                     values = "<Value>REPAIR</Value><Value>SKIP</Value>"
                              "<Value>ERROR</Value>";
+                    break;
+                case Kind::MethodSources:
+                    type = "string-select";
+                    values = "<Value>LOCAL</Value><Value>ANY</Value>";
                     break;
                 case Kind::CrsMismatch:
                     type = "string-select";

@@ -3,8 +3,9 @@ subprocesses, checking the exit code and the message.
 
 * syntax error: CE_Failure with the position
 * unknown layer, unknown field: CE_Failure naming it
-* a statement that is not a VSGPU form: SQLite dialect with one warning;
-  VSGPU_SQL_FALLBACK=NO (or -oo SQL_FALLBACK=NO): an error
+* a statement that is not a VSGPU form: with SQL_FALLBACK=YES a read-only
+  SELECT runs with the SQLite dialect and one warning;
+  VSGPU_SQL_FALLBACK=NO (or -oo SQL_FALLBACK=NO, the default): an error
 * EXECUTION_MODE=GPU where the GPU cannot run: CE_Failure, no result
 """
 
@@ -126,9 +127,18 @@ def test_ogrinfo_shows_the_syntax_error(run_cli, small_gpkg):
     assert p.stdout.strip() == ""
 
 
+def test_non_vsgpu_statement_is_an_error_by_default(run_cli, small_gpkg):
+    """SQL_FALLBACK is NO by default: the error names -dialect SQLite."""
+    sql = "SELECT use, COUNT(*) AS n FROM parcels GROUP BY use ORDER BY use"
+    p = _ogr2ogr(run_cli, small_gpkg, sql)
+    assert p.returncode != 0
+    errs = _errors(p.stderr)
+    assert errs and "-dialect SQLite" in " ".join(errs), p.stderr
+
+
 def test_non_vsgpu_statement_falls_back_to_sqlite(run_cli, small_gpkg):
     sql = "SELECT use, COUNT(*) AS n FROM parcels GROUP BY use ORDER BY use"
-    p = _ogrinfo(run_cli, small_gpkg, sql)
+    p = _ogrinfo(run_cli, small_gpkg, sql, oo=["SQL_FALLBACK=YES"])
     assert p.returncode == 0, p.stderr
     warnings = [l for l in p.stderr.splitlines() if l.startswith("Warning")]
     assert len(warnings) == 1, p.stderr

@@ -133,11 +133,21 @@ def test_syntax_error_of_a_vsgpu_construct_is_reported(counties_gpkg):
 def test_explicit_dialects_unchanged_under_the_option(nc_gpkg):
     ds = open_dialect(nc_gpkg)
     sql = "SELECT NAME FROM nc WHERE BIR74 > 10000"
-    # -dialect VSGPU keeps its SQLite fallback, with its one warning
+    # -dialect VSGPU keeps its own rule: a statement it does not take is an
+    # error (SQL_FALLBACK=NO, the default) ...
     with vu.ErrorCollector() as errs:
         with vu.sql_result(ds, sql, "VSGPU") as lyr:
+            assert lyr is None
+    assert any("-dialect SQLite" in m for m in errs.failures)
+    # ... or, with SQL_FALLBACK=YES, the read-only SQLite fallback with its
+    # one warning
+    ds_fb = gdal.OpenEx("VSGPU:" + nc_gpkg, gdal.OF_VECTOR,
+                        open_options=["DIALECT=VSGPU", "SQL_FALLBACK=YES"])
+    with vu.ErrorCollector() as errs:
+        with vu.sql_result(ds_fb, sql, "VSGPU") as lyr:
             assert lyr is not None and lyr.GetFeatureCount() > 0
     assert len(vsgpu_warnings(errs)) == 1 and "SQLite dialect" in errs.warnings[0]
+    ds_fb = None
     # other dialects go to the wrapped dataset as before
     for dialect in ("OGRSQL", "SQLITE"):
         with vu.ErrorCollector() as errs:
