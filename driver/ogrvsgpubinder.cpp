@@ -6,6 +6,8 @@
  */
 #include "ogrvsgpubinder.h"
 
+#include <cmath>
+
 #include "cpl_conv.h"
 #include "cpl_string.h"
 
@@ -420,12 +422,21 @@ BindResult Binder::Run(CSLConstList open_options)
     {
         for (int i = 0; i < 4; ++i)
             m_plan->rect[i] = m_stmt->rect[i];
-        if (!(m_plan->rect[0] <= m_plan->rect[2] &&
-              m_plan->rect[1] <= m_plan->rect[3]))
+        /* An empty, inverted or non-finite rectangle clips nothing a user
+         * meant: refused when the statement is bound, before any read (so
+         * that ogrinfo and ogr2ogr fail instead of printing 0 features). */
+        bool finite = true;
+        for (double v : m_plan->rect)
+            finite = finite && std::isfinite(v);
+        if (!finite || !(m_plan->rect[0] < m_plan->rect[2] &&
+                         m_plan->rect[1] < m_plan->rect[3]))
         {
             CPLError(CE_Failure, CPLE_IllegalArg,
-                     "VSGPU: ST_ClipByRect: the rectangle must be xmin, ymin, "
-                     "xmax, ymax with xmin <= xmax and ymin <= ymax");
+                     "VSGPU: ST_ClipByRect(%s, %.17g, %.17g, %.17g, %.17g): "
+                     "the rectangle must be finite, xmin, ymin, xmax, ymax "
+                     "with xmin < xmax and ymin < ymax",
+                     m_plan->input.name.c_str(), m_plan->rect[0],
+                     m_plan->rect[1], m_plan->rect[2], m_plan->rect[3]);
             return BindResult::Failed;
         }
     }

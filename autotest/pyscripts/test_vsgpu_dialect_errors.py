@@ -185,3 +185,18 @@ def test_gpu_mode_without_gpu_fails(tmp_path, run_cli, small_gpkg, how, sql):
     if out.exists():
         ds = ogr.Open(str(out))
         assert ds is None or all(ds.GetLayer(i).GetFeatureCount() == 0 for i in range(ds.GetLayerCount()))
+
+
+@pytest.mark.parametrize("rect", ["0, 0, 0, 10", "0, 5, 20, 5", "20, 0, 0, 10", "0, 10, 20, 0"])
+def test_empty_or_inverted_rectangle_fails_before_reading(run_cli, small_gpkg, rect):
+    """A zero-width or inverted rectangle is refused when the statement is
+    bound: ogrinfo prints no 'Feature Count: 0' and ogr2ogr fails."""
+    sql = "SELECT * FROM ST_ClipByRect(parcels, %s)" % rect
+    p = _ogr2ogr(run_cli, small_gpkg, sql)
+    assert p.returncode != 0
+    errs = _errors(p.stderr)
+    # inverted: the parser says so, with the position; empty: the binder
+    assert errs and "ST_ClipByRect" in errs[0] and ("xmin" in errs[0] or "ymin" in errs[0]), p.stderr
+    q = run_cli(["ogrinfo", "-ro", "-dialect", "VSGPU", "-sql", sql, "VSGPU:" + small_gpkg])
+    assert "Feature Count" not in q.stdout
+    assert _errors(q.stderr)
