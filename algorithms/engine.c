@@ -100,6 +100,7 @@ void vsg_engine_collect_counts(vsg_engine *e)
         t->invalid_skipped += c->invalid_skipped;
         t->rings_closed += c->rings_closed;
         t->corrupt_skipped += c->corrupt_skipped;
+        t->unsupported_skipped += c->unsupported_skipped;
         t->nonfinite_skipped += c->nonfinite_skipped;
         t->failures_skipped += c->failures_skipped;
         t->lower_dim_dropped += c->lower_dim_dropped;

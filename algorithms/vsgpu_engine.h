@@ -99,6 +99,9 @@ typedef struct {
     int64_t invalid_skipped;     /* dropped (SKIP, or not repairable)        */
     int64_t rings_closed;        /* unclosed rings closed before reading     */
     int64_t corrupt_skipped;     /* unreadable WKB, dropped                  */
+    int64_t unsupported_skipped; /* well-formed WKB of a type the engine does
+                                    not take (TIN, PolyhedralSurface,
+                                    Triangle, curves), dropped               */
     int64_t nonfinite_skipped;   /* NaN/Inf coordinates, dropped             */
     int64_t failures_skipped;    /* GEOS failures skipped (SKIP_FAILURES)    */
     int64_t lower_dim_dropped;   /* results of lower dimension, dropped      */

@@ -5,6 +5,9 @@
  */
 #include "ogr_vsgpu.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "cpl_conv.h"
 #include "cpl_string.h"
 
@@ -39,6 +42,9 @@ std::vector<Counter> Counters(const ReportState &st)
         {"NONFINITE_SKIPPED", c.nonfinite_skipped,
          "geometries with NaN or infinite coordinates skipped"},
         {"CORRUPT_SKIPPED", c.corrupt_skipped, "unreadable geometries skipped"},
+        {"UNSUPPORTED_SKIPPED", c.unsupported_skipped,
+         "geometries of an unsupported type (TIN, PolyhedralSurface, "
+         "Triangle) skipped"},
         {"NULL_GEOMETRIES", c.null_geometries, "null geometries ignored"},
         {"EMPTY_GEOMETRIES", c.empty_geometries, "empty geometries ignored"},
         {"CURVES_LINEARIZED", st.driver->curves_linearized,
@@ -207,12 +213,16 @@ void WriteProfile(const ReportState &st, vsg_engine *engine)
     for (const std::string &s : pool)
         meta.push_back(s.c_str());
     meta.push_back(nullptr);
+    errno = 0;
     const vsg_status rc = vsg_profile_write_json(
         vsg_engine_profile(engine), p.opts.profile_path.c_str(), meta.data());
+    const int err = errno;
     if (rc != VSG_OK)
         CPLError(CE_Warning, CPLE_FileIO,
-                 "VSGPU: cannot write the profile to '%s': %s",
-                 p.opts.profile_path.c_str(), vsg_status_name(rc));
+                 "VSGPU: cannot write the profile (VSGPU_PROFILE) to '%s': %s",
+                 p.opts.profile_path.c_str(),
+                 rc == VSG_ERR_IO && err != 0 ? strerror(err)
+                                              : vsg_status_name(rc));
     else
         CPLDebug(VSGPU_DEBUG, "profile written to %s",
                  p.opts.profile_path.c_str());

@@ -21,6 +21,8 @@ typedef enum {
     /* resource errors */
     VSG_ERR_NOMEM = 200,
     VSG_ERR_THREAD = 201,
+    VSG_ERR_IO = 202,                 /* a file could not be written; errno
+                                         says why                           */
     /* input errors */
     VSG_ERR_CORRUPT_WKB = 300,        /* malformed WKB (policy ERROR, or
                                          nothing could be read)            */

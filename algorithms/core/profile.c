@@ -129,14 +129,54 @@ int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
     return 1;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (at most len bytes), 0 if
+ * the bytes there are not one (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF). */
+static size_t utf8_sequence(const unsigned char *s, size_t len)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;   /* range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else
+        return 0;
+    if (len < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k < n; k++)
+        if (s[k] < 0x80 || s[k] > 0xBF)
+            return 0;
+    return n;
+}
+
 /* JSON string body: quotes, backslashes and control characters escaped;
- * other bytes (UTF-8 from the caller) written as they are. len bounds the
+ * well-formed UTF-8 written as it is, and every byte that is not part of
+ * well-formed UTF-8 (the SQL text is the user's, in any encoding) as
+ * U+FFFD, so that the file is valid JSON and valid UTF-8. len bounds the
  * input, so a KEY of "KEY=VALUE" can be written without a copy. */
 static void write_escaped(FILE *f, const char *s, size_t len)
 {
     fputc('"', f);
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            size_t n = utf8_sequence((const unsigned char *)s + i, len - i);
+            if (n == 0) {
+                fputs("\\ufffd", f);
+                continue;
+            }
+            fwrite(s + i, 1, n, f);
+            i += n - 1;
+            continue;
+        }
         switch (c) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -168,7 +208,7 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
         return VSG_ERR_INVALID_ARG;
     FILE *f = fopen(path, "w");
     if (!f)
-        return VSG_ERR_INVALID_ARG;
+        return VSG_ERR_IO;   /* errno says why */
 
     fputs("{\n  \"version\": 1,\n  \"statement\": {", f);
     for (size_t i = 0; meta && meta[i]; i++) {
@@ -206,6 +246,6 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
 
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
-        return VSG_ERR_INVALID_ARG;
+        return VSG_ERR_IO;
     return VSG_OK;
 }

@@ -11,6 +11,7 @@ const char *vsg_status_name(vsg_status st)
     case VSG_ERR_INTERRUPTED: return "VSG_ERR_INTERRUPTED";
     case VSG_ERR_NOMEM: return "VSG_ERR_NOMEM";
     case VSG_ERR_THREAD: return "VSG_ERR_THREAD";
+    case VSG_ERR_IO: return "VSG_ERR_IO";
     case VSG_ERR_CORRUPT_WKB: return "VSG_ERR_CORRUPT_WKB";
     case VSG_ERR_INVALID_GEOMETRY: return "VSG_ERR_INVALID_GEOMETRY";
     case VSG_ERR_UNSUPPORTED: return "VSG_ERR_UNSUPPORTED";

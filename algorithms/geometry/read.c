@@ -233,8 +233,8 @@ vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
         return reject(w, policy, &w->counts.nonfinite_skipped, VSG_ERR_INVALID_GEOMETRY,
                       out, errbuf, errlen, role, index, "NaN or infinite coordinate");
     case VSG_WKB_UNSUPPORTED:
-        snprintf(reason, sizeof reason, "unsupported WKB: %s", info.message);
-        return reject(w, policy, &w->counts.corrupt_skipped, VSG_ERR_UNSUPPORTED, out,
+        snprintf(reason, sizeof reason, "unsupported geometry: %s", info.message);
+        return reject(w, policy, &w->counts.unsupported_skipped, VSG_ERR_UNSUPPORTED, out,
                       errbuf, errlen, role, index, reason);
     default:
         snprintf(reason, sizeof reason, "corrupt WKB: %s", info.message);

@@ -2,7 +2,9 @@
  * read.h - one WKB geometry in, one usable GEOS geometry out, with the
  * bad-input policy of docs/semantics.md applied on the way:
  *
- *   scan      corrupt / unsupported -> dropped, corrupt_skipped (ERROR: fail)
+ *   scan      corrupt -> dropped, corrupt_skipped (ERROR: fail)
+ *             unsupported type (TIN, ...) -> dropped, unsupported_skipped
+ *             (ERROR: fail)
  *             non-finite            -> dropped, nonfinite_skipped (ERROR: fail)
  *             unclosed rings        -> closed, rings_closed += rings
  *   read      null -> null_geometries; empty -> empty_geometries

@@ -357,9 +357,13 @@ static int walk_geometry(walker *w, int depth, int expected)
         w->info->has_m = has_m;
         w->info->has_srid = has_srid;
     }
-    if (t >= 8 && t <= 17)
-        return fail(w, VSG_WKB_UNSUPPORTED, "geometry type %u (curve or surface) at byte %zu "
-                    "is not supported", t, at);
+    if (t >= 8 && t <= 17) {
+        static const char *const names[] = {
+            "CircularString", "CompoundCurve", "CurvePolygon", "MultiCurve",
+            "MultiSurface", "Curve", "Surface", "PolyhedralSurface", "TIN", "Triangle"};
+        return fail(w, VSG_WKB_UNSUPPORTED, "unsupported geometry type %s (WKB type %u) at "
+                    "byte %zu", names[t - 8], t, at);
+    }
     if (t < 1 || t > 7)
         return fail(w, VSG_WKB_CORRUPT, "unknown geometry type %u at byte %zu", raw, at);
     if (expected && (int)t != expected)

@@ -72,3 +72,25 @@ def test_disjoint_collection_is_left_alone(gc_gpkg):
     assert len(res["features"]) == 1
     assert res["features"][0].geom.GetArea() == pytest.approx(2.0, rel=1e-12)
     assert res["metadata"]["INVALID_REPAIRED"] == "0"
+
+
+@pytest.mark.parametrize("policy", ["REPAIR", "SKIP", "ERROR"])
+def test_tin_is_an_unsupported_type_not_unreadable(tmp_path, policy):
+    """TIN and PolyhedralSurface are well-formed WKB of a type VSGPU does not
+    take: counted as unsupported (UNSUPPORTED_SKIPPED), not as corrupt."""
+    path = str(tmp_path / "tin.gpkg")
+    vu.create_gpkg(path, {
+        "t": dict(geom_type=ogr.wkbUnknown, fields=[("id", ogr.OFTInteger)],
+                  rows=[("TIN Z (((0 0 0,0 1 0,1 0 0,0 0 0)))", {"id": 1}),
+                        ("POLYHEDRALSURFACE Z (((0 0 0,0 1 0,1 1 0,0 0 0)))", {"id": 2}),
+                        ("POLYGON((0 0,1 0,1 1,0 1,0 0))", {"id": 3})]),
+    })
+    res = vu.run_vsgpu(path, "SELECT * FROM ST_ClipByRect(t, -1, -1, 2, 2, 'INVALID=%s')" % policy)
+    if policy == "ERROR":
+        msg = " ".join(res["errors"].failures)
+        assert "unsupported geometry type" in msg and ("TIN" in msg or "PolyhedralSurface" in msg), msg
+        return
+    assert len(res["features"]) == 1
+    assert res["metadata"]["UNSUPPORTED_SKIPPED"] == "2"
+    assert res["metadata"]["CORRUPT_SKIPPED"] == "0"
+    assert any("unsupported type" in m for m in res["errors"].warnings)
