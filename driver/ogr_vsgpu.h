@@ -153,6 +153,7 @@ struct Source
     /* CRS_MISMATCH=REPROJECT: the method layer's geometries to the input's
      * CRS as they are read (ogrvsgpucrs.cpp); null otherwise. */
     std::shared_ptr<OGRCoordinateTransformation> transform;
+    bool strict_read = false; /* INVALID=ERROR: an unreadable geometry fails */
     bool transform_failure_fails = false; /* INVALID=ERROR               */
 };
 
@@ -255,6 +256,7 @@ struct DriverCounts
 {
     GIntBig curves_linearized = 0;
     GIntBig reprojection_failed = 0; /* method geometries PROJ refused   */
+    GIntBig unreadable_geometries = 0; /* the source driver failed on them */
     GIntBig input_features = 0;
     GIntBig method_features = 0;
     GIntBig output_features = 0;
@@ -340,9 +342,14 @@ class WkbBatch
 
 /* Reads the next feature of src's layer, keeping its fields (geometry
  * removed) in *feat and its WKB in batch. Returns false at the end. */
+/* Counts what it did in *counts (curves linearised, method geometries
+ * reprojected or not, geometries the source driver could not read). A
+ * geometry the source driver failed to decode (a CE_Failure raised while
+ * reading the feature, and no geometry) is unreadable, not NULL: counted,
+ * or, under INVALID=ERROR (src.strict_read), a CE_Failure naming the FID
+ * and *error set. */
 bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
-                       WkbBatch *batch, GIntBig *curves_linearized,
-                       bool *error, GIntBig *reprojection_failed = nullptr);
+                       WkbBatch *batch, DriverCounts *counts, bool *error);
 
 /* Sets (or clears, filter == nullptr) src's attribute and spatial filters
  * and resets reading. Returns false on an invalid WHERE (CE_Failure). */

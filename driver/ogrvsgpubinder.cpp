@@ -95,6 +95,7 @@ bool Binder::ResolveTable(const vsg_table_ref &ref, Source *src)
     src->name = layer->GetName();
     src->alias = ref.alias ? ref.alias : ref.layer;
     src->geom_field = 0;
+    src->strict_read = m_plan->opts.invalid == VSG_INVALID_ERROR;
     if (layer->GetLayerDefn()->GetGeomFieldCount() == 0)
     {
         CPLError(CE_Failure, CPLE_AppDefined,

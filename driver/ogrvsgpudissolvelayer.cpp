@@ -224,7 +224,7 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
         std::unique_ptr<OGRFeature> f;
         bool error = false;
         if (!vsgpu::ReadSourceFeature(input, &f, &wkb,
-                                      &m_counts.curves_linearized, &error))
+                                      &m_counts, &error))
         {
             if (error)
                 return false;

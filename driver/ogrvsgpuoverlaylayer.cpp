@@ -83,8 +83,7 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
         std::unique_ptr<OGRFeature> f;
         bool error = false;
         if (!vsgpu::ReadSourceFeature(method, &f, &wkb,
-                                      &m_counts.curves_linearized, &error,
-                                      &m_counts.reprojection_failed))
+                                      &m_counts, &error))
         {
             if (error)
                 return false;
@@ -131,7 +130,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
         std::unique_ptr<OGRFeature> f;
         bool error = false;
         if (!vsgpu::ReadSourceFeature(input, &f, &m_wkb,
-                                      &m_counts.curves_linearized, &error))
+                                      &m_counts, &error))
         {
             if (error)
             {

@@ -5,6 +5,7 @@
  */
 #include "ogr_vsgpu.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -45,7 +46,15 @@ std::vector<Counter> Counters(const ReportState &st)
         {"UNSUPPORTED_SKIPPED", c.unsupported_skipped,
          "geometries of an unsupported type (TIN, PolyhedralSurface, "
          "Triangle) skipped"},
-        {"NULL_GEOMETRIES", c.null_geometries, "null geometries ignored"},
+        /* An unreadable geometry reaches the engine as a null one: it is
+         * counted as unreadable, not as NULL. */
+        {"NULL_GEOMETRIES",
+         std::max<int64_t>(0, c.null_geometries -
+                                  static_cast<int64_t>(
+                                      st.driver->unreadable_geometries)),
+         "null geometries ignored"},
+        {"UNREADABLE_GEOMETRIES", st.driver->unreadable_geometries,
+         "geometries the source driver could not read skipped"},
         {"EMPTY_GEOMETRIES", c.empty_geometries, "empty geometries ignored"},
         {"CURVES_LINEARIZED", st.driver->curves_linearized,
          "curve geometries linearised"},

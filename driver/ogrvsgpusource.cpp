@@ -78,15 +78,37 @@ vsg_wkb_array WkbBatch::View()
 }
 
 bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
-                       WkbBatch *batch, GIntBig *curves_linearized,
-                       bool *error, GIntBig *reprojection_failed)
+                       WkbBatch *batch, DriverCounts *counts, bool *error)
 {
     *error = false;
+    /* A driver that cannot decode a geometry says so with a CE_Failure
+     * during GetNextFeature and hands out the feature without it (GPKG:
+     * "Unable to read geometry"; Shapefile: fread errors): seen through the
+     * error counter, without resetting the caller's error state. */
+    const GUInt32 errors_before = CPLGetErrorCounter();
     OGRFeature *f = src.layer->GetNextFeature();
+    const bool failed_read = CPLGetErrorCounter() != errors_before &&
+                             CPLGetLastErrorType() == CE_Failure;
     if (f == nullptr)
         return false;
     feat->reset(f);
     OGRGeometry *g = f->GetGeomFieldRef(src.geom_field);
+    if (g == nullptr && failed_read)
+    {
+        if (src.strict_read)
+        {
+            /* a copy: CPLError writes into the buffer it points to */
+            const std::string cause = CPLGetLastErrorMsg();
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: feature " CPL_FRMT_GIB " of layer '%s': the "
+                     "source driver could not read its geometry (%s); "
+                     "INVALID=ERROR stops the statement",
+                     f->GetFID(), src.name.c_str(), cause.c_str());
+            *error = true;
+            return false;
+        }
+        ++counts->unreadable_geometries;
+    }
     if (src.transform && g != nullptr && !g->IsEmpty() &&
         g->transform(src.transform.get()) != OGRERR_NONE)
     {
@@ -102,11 +124,11 @@ bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
             *error = true;
             return false;
         }
-        if (reprojection_failed)
-            ++*reprojection_failed;
+        ++counts->reprojection_failed;
         f->SetGeomFieldDirectly(src.geom_field, nullptr);
     }
-    if (!batch->Add(f->GetGeomFieldRef(src.geom_field), curves_linearized))
+    if (!batch->Add(f->GetGeomFieldRef(src.geom_field),
+                    &counts->curves_linearized))
     {
         *error = true;
         return false;
