@@ -519,7 +519,7 @@ static void profile_accumulates_and_escapes(void)
     CHECK(strstr(j, "\"pool_peak_bytes\": 100") != NULL);
     CHECK(strstr(j, "\"total_s\": 1.75") != NULL);
     remove(path);
-    CHECK(vsg_profile_write_json(p, "/nonexistent-dir/x.json", NULL) == VSG_ERR_INVALID_ARG);
+    CHECK(vsg_profile_write_json(p, "/nonexistent-dir/x.json", NULL) == VSG_ERR_IO);
     vsg_engine_destroy(e);
 }
 
