@@ -238,8 +238,10 @@ void SetResultGeometry(Plan *plan, const char *alias);
  * ('path'.layer), read-only. Unless allow_any (METHOD_SOURCES=ANY), only
  * an existing local file or folder (no network VSI handler, no connection
  * string) through a file-based vector driver other than VRT, GDALG and
- * GPSBabel; otherwise CE_Failure naming the path and the option. */
-GDALDataset *OpenStatementDataset(const char *path, bool allow_any);
+ * GPSBabel; otherwise CE_Failure naming the path and the option, and
+ * *refused set (nullptr without *refused: GDAL could not open it). */
+GDALDataset *OpenStatementDataset(const char *path, bool allow_any,
+                                  bool *refused);
 
 /* ---- coordinate systems (ogrvsgpucrs.cpp) ------------------------------ */
 

@@ -66,11 +66,11 @@ bool Binder::ResolveTable(const vsg_table_ref &ref, Source *src)
             ds = it->second;
         else
         {
-            CPLErrorReset();
+            bool refused = false;
             ds = OpenStatementDataset(ref.dataset,
-                                      m_plan->opts.method_sources_any);
-            if (ds == nullptr && CPLGetLastErrorNo() == CPLE_NotSupported)
-                return false; /* refused: the message says why */
+                                      m_plan->opts.method_sources_any, &refused);
+            if (refused)
+                return false; /* the message says why */
             if (ds == nullptr)
             {
                 CPLError(CE_Failure, CPLE_OpenFailed,

@@ -70,16 +70,20 @@ bool Refuse(const char *path, const char *why)
 
 }  // namespace
 
-GDALDataset *OpenStatementDataset(const char *path, bool allow_any)
+GDALDataset *OpenStatementDataset(const char *path, bool allow_any,
+                                  bool *refused)
 {
+    *refused = false;
     const unsigned flags =
         GDAL_OF_VECTOR | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR;
     if (allow_any)
         return GDALDataset::FromHandle(
             GDALOpenEx(path, flags, nullptr, nullptr, nullptr));
+    const CPLString lower = CPLString(path).tolower();
     for (const char *h : kRemoteHandlers)
-        if (strstr(CPLString(path).tolower().c_str(), h) != nullptr)
+        if (strstr(lower.c_str(), h) != nullptr)
         {
+            *refused = true;
             Refuse(path, CPLSPrintf("%s reaches beyond this machine", h));
             return nullptr;
         }
@@ -87,6 +91,7 @@ GDALDataset *OpenStatementDataset(const char *path, bool allow_any)
     if (VSIStatL(path, &st) != 0)
     {
         /* Not a file: a connection string (PG:..., WFS:...) or a typo. */
+        *refused = true;
         Refuse(path, "it is not an existing local file or folder");
         return nullptr;
     }
@@ -95,6 +100,7 @@ GDALDataset *OpenStatementDataset(const char *path, bool allow_any)
     GDALDriverH ident = GDALIdentifyDriverEx(path, GDAL_OF_VECTOR, nullptr, nullptr);
     if (ident != nullptr && IsChaining(GDALGetDescription(ident)))
     {
+        *refused = true;
         Refuse(path, CPLSPrintf("the %s driver opens other sources",
                                 GDALGetDescription(ident)));
         return nullptr;
@@ -108,6 +114,7 @@ GDALDataset *OpenStatementDataset(const char *path, bool allow_any)
     if (IsChaining(drv))
     {
         GDALClose(GDALDataset::ToHandle(ds));
+        *refused = true;
         Refuse(path, CPLSPrintf("the %s driver opens other sources", drv));
         return nullptr;
     }

@@ -144,6 +144,56 @@ const char *Lookup(const Decl &d, char **stmt, int n_stmt,
     return d.deflt;
 }
 
+/* The values of an option that is a choice, in the order of the enum
+ * they map to; nullptr for the other kinds. The parser, the error message
+ * and the open-option XML all read this one list. */
+const char *const *Choices(Kind k)
+{
+    static const char *const invalid[] = {"REPAIR", "SKIP", "ERROR", nullptr};
+    static const char *const crs[] = {"ERROR", "REPROJECT", "IGNORE", nullptr};
+    static const char *const sources[] = {"LOCAL", "ANY", nullptr};
+    static const char *const mode[] = {"AUTO", "CPU", "GPU", nullptr};
+    static const char *const backend[] = {"CUDA", "HOST", nullptr};
+    static const char *const dialect[] = {"VSGPU", "NONE", nullptr};
+    switch (k)
+    {
+        case Kind::Invalid:
+            return invalid;
+        case Kind::CrsMismatch:
+            return crs;
+        case Kind::MethodSources:
+            return sources;
+        case Kind::Mode:
+            return mode;
+        case Kind::Backend:
+            return backend;
+        case Kind::Dialect:
+            return dialect;
+        default:
+            return nullptr;
+    }
+}
+
+/* Index of v in the kind's choices (case-insensitive), -1 if none. */
+int ChoiceIndex(Kind k, const char *v)
+{
+    const char *const *c = Choices(k);
+    for (int i = 0; c && c[i]; ++i)
+        if (EQUAL(v, c[i]))
+            return i;
+    return -1;
+}
+
+/* "A, B or C". */
+std::string ChoiceList(Kind k)
+{
+    std::string out;
+    const char *const *c = Choices(k);
+    for (int i = 0; c && c[i]; ++i)
+        out += std::string(i == 0 ? "" : c[i + 1] ? ", " : " or ") + c[i];
+    return out;
+}
+
 bool Invalid(const Decl &d, const char *origin, const char *value,
              const char *expected)
 {
@@ -243,37 +293,26 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             }
             return true;
         case Kind::Invalid:
-            if (EQUAL(v, "REPAIR"))
-                o->invalid = VSG_INVALID_REPAIR;
-            else if (EQUAL(v, "SKIP"))
-                o->invalid = VSG_INVALID_SKIP;
-            else if (EQUAL(v, "ERROR"))
-                o->invalid = VSG_INVALID_ERROR;
-            else
-                return Invalid(d, origin, v, "REPAIR, SKIP or ERROR");
-            return true;
         case Kind::CrsMismatch:
-            if (EQUAL(v, "ERROR"))
-                o->crs_mismatch = CrsMismatch::Error;
-            else if (EQUAL(v, "REPROJECT"))
-                o->crs_mismatch = CrsMismatch::Reproject;
-            else if (EQUAL(v, "IGNORE"))
-                o->crs_mismatch = CrsMismatch::Ignore;
-            else
-                return Invalid(d, origin, v, "ERROR, REPROJECT or IGNORE");
-            return true;
         case Kind::MethodSources:
-            if (EQUAL(v, "LOCAL"))
-                o->method_sources_any = false;
-            else if (EQUAL(v, "ANY"))
-                o->method_sources_any = true;
-            else
-                return Invalid(d, origin, v, "LOCAL or ANY");
-            return true;
         case Kind::Mode:
-            if (vsg_exec_mode_parse(v, &o->mode) != 0)
-                return Invalid(d, origin, v, "AUTO, CPU or GPU");
+        case Kind::Backend:
+        {
+            const int i = ChoiceIndex(d.kind, v);
+            if (i < 0)
+                return Invalid(d, origin, v, ChoiceList(d.kind).c_str());
+            if (d.kind == Kind::Invalid)
+                o->invalid = static_cast<vsg_invalid_policy>(i);
+            else if (d.kind == Kind::CrsMismatch)
+                o->crs_mismatch = static_cast<CrsMismatch>(i);
+            else if (d.kind == Kind::MethodSources)
+                o->method_sources_any = i == 1;
+            else if (d.kind == Kind::Mode)
+                o->mode = static_cast<vsg_exec_mode>(i);
+            else
+                o->gpu_backend_host = i == 1;
             return true;
+        }
         case Kind::Threads:
             if (EQUAL(v, "ALL_CPUS"))
                 o->num_threads = 0;
@@ -314,14 +353,6 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
         }
         case Kind::Dialect: /* a dataset setting: ResolveDialect() */
             return true;
-        case Kind::Backend:
-            if (EQUAL(v, "CUDA"))
-                o->gpu_backend_host = false;
-            else if (EQUAL(v, "HOST"))
-                o->gpu_backend_host = true;
-            else
-                return Invalid(d, origin, v, "CUDA or HOST");
-            return true;
     }
     return true;
 }
@@ -338,45 +369,16 @@ const char *OpenOptionListXML()
         {
             std::string type = "string";
             std::string values;
-            switch (d.kind)
+            if (const char *const *c = Choices(d.kind))
             {
-                case Kind::Bool:
-                    type = "boolean";
-                    break;
-                case Kind::Invalid:
-                    type = "string-select";
-                    values = "<Value>REPAIR</Value><Value>SKIP</Value>"
-                             "<Value>ERROR</Value>";
-                    break;
-                case Kind::MethodSources:
-                    type = "string-select";
-                    values = "<Value>LOCAL</Value><Value>ANY</Value>";
-                    break;
-                case Kind::CrsMismatch:
-                    type = "string-select";
-                    values = "<Value>ERROR</Value><Value>REPROJECT</Value>"
-                             "<Value>IGNORE</Value>";
-                    break;
-                case Kind::Mode:
-                    type = "string-select";
-                    values = "<Value>AUTO</Value><Value>CPU</Value>"
-                             "<Value>GPU</Value>";
-                    break;
-                case Kind::PositiveInt:
-                case Kind::Device:
-                    type = "int";
-                    break;
-                case Kind::Backend:
-                    type = "string-select";
-                    values = "<Value>CUDA</Value><Value>HOST</Value>";
-                    break;
-                case Kind::Dialect:
-                    type = "string-select";
-                    values = "<Value>VSGPU</Value><Value>NONE</Value>";
-                    break;
-                default:
-                    break;
+                type = "string-select";
+                for (int i = 0; c[i]; ++i)
+                    values += std::string("<Value>") + c[i] + "</Value>";
             }
+            else if (d.kind == Kind::Bool)
+                type = "boolean";
+            else if (d.kind == Kind::PositiveInt || d.kind == Kind::Device)
+                type = "int";
             s += CPLSPrintf("<Option name='%s' type='%s' description='%s%s%s'",
                             d.name, type.c_str(), d.description,
                             d.config ? ". Config option " : "",
@@ -466,12 +468,10 @@ bool ResolveDialect(CSLConstList open_options, bool *vsgpu_default)
     std::string holder;
     const char *origin = "";
     const char *v = Lookup(*d, nullptr, 0, open_options, &holder, &origin);
-    if (EQUAL(v, "VSGPU"))
-        *vsgpu_default = true;
-    else if (v[0] == '\0' || EQUAL(v, "NONE"))
-        *vsgpu_default = false;
-    else
+    const int i = v[0] == '\0' ? 1 : ChoiceIndex(Kind::Dialect, v);
+    if (i < 0)
         return Invalid(*d, origin, v, "VSGPU, NONE or an empty value");
+    *vsgpu_default = i == 0;
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elements/box.h"
 #include "geometry/dimension.h"
 #include "geometry/envelope.h"
 #include "geometry/wkb_scan.h"
@@ -70,24 +71,31 @@ static int is_polygonal_type(int t)
  * points. GEOSisValid accepts such a collection, but every overlay of it
  * counts the shared area twice (an area of 18 where the true one is 14):
  * to VSGPU it is invalid. 1: they overlap, 0: no, -1: GEOS failed. */
+/* Member i of collection g when it is a non-empty polygonal geometry, with
+ * its extent (xmin, ymin, xmax, ymax) in box; NULL otherwise, with *err set
+ * when GEOS failed. */
+static const GEOSGeometry *polygonal_member(GEOSContextHandle_t ctx, const GEOSGeometry *g,
+                                            int i, double box[4], int *err)
+{
+    const GEOSGeometry *m = GEOSGetGeometryN_r(ctx, g, i);
+    if (!m || !is_polygonal_type(GEOSGeomTypeId_r(ctx, m)) || GEOSisEmpty_r(ctx, m))
+        return NULL;
+    if (!GEOSGeom_getExtent_r(ctx, m, &box[0], &box[1], &box[2], &box[3])) {
+        *err = 1;
+        return NULL;
+    }
+    return m;
+}
+
 static int collection_overlaps(GEOSContextHandle_t ctx, const GEOSGeometry *g)
 {
-    int n = GEOSGetNumGeometries_r(ctx, g);
+    int n = GEOSGetNumGeometries_r(ctx, g), err = 0;
     for (int i = 0; i < n; i++) {
-        const GEOSGeometry *a = GEOSGetGeometryN_r(ctx, g, i);
-        if (!is_polygonal_type(GEOSGeomTypeId_r(ctx, a)) || GEOSisEmpty_r(ctx, a))
-            continue;
-        double ax0, ay0, ax1, ay1;
-        if (!GEOSGeom_getExtent_r(ctx, a, &ax0, &ay0, &ax1, &ay1))
-            return -1;
-        for (int j = i + 1; j < n; j++) {
-            const GEOSGeometry *b = GEOSGetGeometryN_r(ctx, g, j);
-            if (!is_polygonal_type(GEOSGeomTypeId_r(ctx, b)) || GEOSisEmpty_r(ctx, b))
-                continue;
-            double bx0, by0, bx1, by1;
-            if (!GEOSGeom_getExtent_r(ctx, b, &bx0, &by0, &bx1, &by1))
-                return -1;
-            if (bx0 > ax1 || bx1 < ax0 || by0 > ay1 || by1 < ay0)
+        double ab[4], bb[4];
+        const GEOSGeometry *a = polygonal_member(ctx, g, i, ab, &err);
+        for (int j = i + 1; a && j < n; j++) {
+            const GEOSGeometry *b = polygonal_member(ctx, g, j, bb, &err);
+            if (!b || !vsg_box_meets(ab, bb))
                 continue;
             char r = GEOSRelatePattern_r(ctx, a, b, "T********");
             if (r == 2)
@@ -96,7 +104,7 @@ static int collection_overlaps(GEOSContextHandle_t ctx, const GEOSGeometry *g)
                 return 1;
         }
     }
-    return 0;
+    return err ? -1 : 0;
 }
 
 /* REPAIR of an overlapping collection: its polygonal members replaced by
