@@ -157,6 +157,7 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
 /* ---- profiling rail ---------------------------------------------------------- */
 void vsg_exec_stage_begin(vsg_exec *x, const char *stage)
 {
+    snprintf(x->cur_stage, sizeof x->cur_stage, "%s", stage);
     x->m->stage_begin(x, stage);
 }
 
@@ -168,4 +169,29 @@ void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
 void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p)
 {
     x->m->flush_profile(x, p);
+}
+
+/* ---- work meter ---------------------------------------------------------------- */
+void vsg_exec_note_work(vsg_exec *x, int64_t units)
+{
+    int i = 0;
+    while (i < x->n_work && strcmp(x->work[i].name, x->cur_stage) != 0)
+        i++;
+    if (i == x->n_work) {
+        if (x->n_work == VSG_EXEC_MAX_WORK)
+            return;
+        snprintf(x->work[i].name, sizeof x->work[i].name, "%s", x->cur_stage);
+        x->work[i].max = 0;
+        x->n_work++;
+    }
+    if (units > x->work[i].max)
+        x->work[i].max = units;
+}
+
+int64_t vsg_exec_max_work(const vsg_exec *x, const char *stage)
+{
+    for (int i = 0; i < x->n_work; i++)
+        if (strcmp(x->work[i].name, stage) == 0)
+            return x->work[i].max;
+    return 0;
 }

@@ -84,4 +84,15 @@ void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
  * them. */
 void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p);
 
+/* ---- work meter ----------------------------------------------------------
+ * The rule of docs/gpu-stages.md: no launch item does work that grows with
+ * the size of one geometry or pair. The host loops of the stages report
+ * the work of each item (segments or coordinates touched) here, under the
+ * stage begun last; the device runs the same element code item for item,
+ * so the maxima hold for it too. Tests read them back. */
+void vsg_exec_note_work(vsg_exec *x, int64_t units);
+/* The largest item of the stages named `stage` since the backend was made
+ * (0 if none reported). */
+int64_t vsg_exec_max_work(const vsg_exec *x, const char *stage);
+
 #endif

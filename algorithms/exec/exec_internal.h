@@ -9,6 +9,7 @@
 #include "exec/exec.h"
 
 #define VSG_EXEC_MAX_STAGES 64
+#define VSG_EXEC_MAX_WORK 32
 
 typedef struct {
     char name[48];
@@ -32,6 +33,14 @@ struct vsg_exec {
     int n_stages;
     int open_stage;         /* index of the stage begun and not ended, -1  */
     struct vsg_gpu *gpu;    /* GPU backend only                            */
+    /* the work meter (vsg_exec_note_work): the stage begun last, and the
+     * largest item per stage name */
+    char cur_stage[48];
+    struct {
+        char name[48];
+        int64_t max;
+    } work[VSG_EXEC_MAX_WORK];
+    int n_work;
 };
 
 /* Sets x->error (printf style) and returns st. */

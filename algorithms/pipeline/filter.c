@@ -90,7 +90,7 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     if (st == VSG_OK)
         st = vsg_exec_alloc(x, (size_t)r->pairs.n, (void **)&r->cls);
     if (st == VSG_OK)
-        st = vsg_stage_classify(x, &in, &mv, &r->pairs, r->cls);
+        st = vsg_stage_classify(x, &in, r->boxes, &mv, g->method_boxes, &r->pairs, r->cls);
     if (st != VSG_OK)
         return st;
     size_t n = (size_t)r->pairs.n;

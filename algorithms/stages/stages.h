@@ -37,10 +37,14 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
                                 const double *boxes_b, int64_t nb, vsg_pairs *out);
 
 /* ---- classify --------------------------------------------------------------
- * For each candidate pair of polygonal geometries, its VSG_CLS_* class
- * (elements/filter/classify.h). */
+ * For each candidate pair (sorted by a then b, as the candidates stage gives
+ * them) its VSG_CLS_* class (elements/filter/classify.h); boxes_a/boxes_b
+ * are the rows' boxes from the bounds stage. Work is balanced over chunks
+ * of segments: no launch item grows with the size of a geometry. Timed as
+ * "classify_chunks", "candidates" (the chunk join) and "classify". */
 
-vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
+vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                              const vsg_col_view *b, const double *boxes_b,
                               const vsg_pairs *pairs, uint8_t *cls);
 
 /* ---- rect_clip -------------------------------------------------------------

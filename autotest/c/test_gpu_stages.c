@@ -124,7 +124,7 @@ static int run_all(vsg_exec *x, const vsg_columnar *ha, const vsg_columnar *hb,
     ok = ok && vsg_stage_bounds(x, &va, ba) == VSG_OK && vsg_stage_bounds(x, &vb, bb) == VSG_OK;
     ok = ok && vsg_stage_candidates(x, ba, va.n_geoms, bb, vb.n_geoms, &pairs) == VSG_OK;
     ok = ok && vsg_exec_alloc(x, (size_t)pairs.n, (void **)&cls) == VSG_OK;
-    ok = ok && vsg_stage_classify(x, &va, &vb, &pairs, cls) == VSG_OK;
+    ok = ok && vsg_stage_classify(x, &va, ba, &vb, bb, &pairs, cls) == VSG_OK;
     ok = ok && vsg_exec_alloc(x, (size_t)va.n_geoms, (void **)&rc) == VSG_OK;
     ok = ok && vsg_stage_rect_clip(x, &va, ba, rect, &dclip, rc) == VSG_OK;
     if (ok) {

@@ -24,6 +24,38 @@ enum {
     VSG_PIP_UNCERTAIN = 3
 };
 
+/* One edge a->b against the ray from p to +x: 1 when it crosses (the
+ * crossing parity's share), 0 when not, or BOUNDARY / UNCERTAIN. Shared by
+ * the ring walk below and the chunked containment test of the classify
+ * stage (elements/filter/classify.h), so both count crossings the same way. */
+VSG_HD int vsg_pip_edge(double ax, double ay, double bx, double by, double px, double py)
+{
+    if (ax == px && ay == py)
+        return VSG_PIP_BOUNDARY;
+    if (ay == py && by == py) {             /* horizontal edge on the ray's line */
+        if (fmin(ax, bx) <= px && px <= fmax(ax, bx))
+            return VSG_PIP_BOUNDARY;
+        return 0;
+    }
+    if ((ay > py) == (by > py))
+        return 0;                           /* does not straddle (half-open) */
+    if (fmax(ax, bx) < px)
+        return 0;                           /* wholly left of the point */
+    int o = vsg_orient2d(ax, ay, bx, by, px, py);
+    if (o == VSG_ORIENT_UNCERTAIN)
+        return VSG_PIP_UNCERTAIN;
+    if (o == VSG_ORIENT_COLLINEAR) {
+        /* straddling and on the line: on the edge if within its y span
+         * (always, except the half-open end at the lower vertex, which
+         * is a vertex: caught above) */
+        if (fmin(ay, by) <= py && py <= fmax(ay, by))
+            return VSG_PIP_BOUNDARY;
+        return 0;
+    }
+    /* upward edge (by > ay): crossing to the right when p is left of it */
+    return (by > ay) == (o == VSG_ORIENT_CCW) ? 1 : 0;
+}
+
 /* Point vs ring r alone: the crossing parity (0/1), or BOUNDARY, UNCERTAIN.
  * The ring is read as stored (closed: first == last); an unclosed ring is
  * read closed. */
@@ -36,32 +68,10 @@ VSG_HD int vsg_pip_ring(const vsg_col_view *v, int64_t r, double px, double py)
     int parity = 0;
     for (int64_t k = k0; k < k1; k++) {
         int64_t kn = k + 1 < k1 ? k + 1 : k0;
-        double ax = x[k], ay = y[k], bx = x[kn], by = y[kn];
-        if (ax == px && ay == py)
-            return VSG_PIP_BOUNDARY;
-        if (ay == py && by == py) {             /* horizontal edge on the ray's line */
-            if (fmin(ax, bx) <= px && px <= fmax(ax, bx))
-                return VSG_PIP_BOUNDARY;
-            continue;
-        }
-        if ((ay > py) == (by > py))
-            continue;                           /* does not straddle (half-open) */
-        if (fmax(ax, bx) < px)
-            continue;                           /* wholly left of the point */
-        int o = vsg_orient2d(ax, ay, bx, by, px, py);
-        if (o == VSG_ORIENT_UNCERTAIN)
-            return VSG_PIP_UNCERTAIN;
-        if (o == VSG_ORIENT_COLLINEAR) {
-            /* straddling and on the line: on the edge if within its y span
-             * (always, except the half-open end at the lower vertex, which
-             * is a vertex: caught above) */
-            if (fmin(ay, by) <= py && py <= fmax(ay, by))
-                return VSG_PIP_BOUNDARY;
-            continue;
-        }
-        /* upward edge (by > ay): crossing to the right when p is left of it */
-        if ((by > ay) == (o == VSG_ORIENT_CCW))
-            parity ^= 1;
+        int s = vsg_pip_edge(x[k], y[k], x[kn], y[kn], px, py);
+        if (s == VSG_PIP_BOUNDARY || s == VSG_PIP_UNCERTAIN)
+            return s;
+        parity ^= s;
     }
     return parity;
 }

@@ -544,7 +544,12 @@ static void classify_layers(layer *la, layer *lb, cls_tally *t)
     CHECK(vsg_stage_bounds(x, &vb, bb) == VSG_OK);
     CHECK(vsg_stage_candidates(x, ba, va.n_geoms, bb, vb.n_geoms, &p) == VSG_OK);
     uint8_t *cls = malloc((size_t)p.n + 1);
-    CHECK(vsg_stage_classify(x, &va, &vb, &p, cls) == VSG_OK);
+    CHECK(vsg_stage_classify(x, &va, ba, &vb, bb, &p, cls) == VSG_OK);
+    /* the chunked stage gives the per-pair reference's class, pair for pair */
+    int64_t differ = 0;
+    for (int64_t k = 0; k < p.n; k++)
+        differ += cls[k] != (uint8_t)vsg_classify_pair(&va, p.a[k], &vb, p.b[k]);
+    CHECK(differ == 0);
     int64_t printed = t->wrong;
     for (int64_t k = 0; k < p.n; k++) {
         GEOSGeometry *ga = la->geos[p.a[k]], *gb = lb->geos[p.b[k]];
@@ -719,7 +724,10 @@ static void classify_degenerate_cases(void)
     uint8_t cls[16];
     vsg_exec *x = NULL;
     REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
-    REQUIRE(vsg_stage_classify(x, &va, &vb, &p, cls) == VSG_OK);
+    double ba[16 * 4], bb[16 * 4];
+    REQUIRE(vsg_stage_bounds(x, &va, ba) == VSG_OK);
+    REQUIRE(vsg_stage_bounds(x, &vb, bb) == VSG_OK);
+    REQUIRE(vsg_stage_classify(x, &va, ba, &vb, bb, &p, cls) == VSG_OK);
     for (int k = 0; k < n; k++) {
         if (cls[k] != expect[k])
             fprintf(stderr, "  case %d: class %d, expected %d\n", k, cls[k], expect[k]);
@@ -742,6 +750,74 @@ static void classify_degenerate_cases(void)
     CHECK(vsg_pip_geom(&vb, 5, 11, 0) == VSG_PIP_OUTSIDE);   /* on an edge's line */
     CHECK(vsg_pip_geom(&vb, 5, -1, 3) == VSG_PIP_OUTSIDE);   /* ray through vertices */
     vsg_exec_destroy(x);
+    layer_free(&la);
+    layer_free(&lb);
+}
+
+/* ---- no item's work grows with one geometry ---------------------------------------- */
+/* One polygon of 10^6 vertices (with a hole) against thousands of small
+ * squares inside, across and outside it: the chunked classify's items stay
+ * within VSG_CHUNK_SEGS^2 segment pairs (counted, not timed), and the
+ * classes equal the per-pair reference on a sample. */
+static void classify_work_is_bounded(void)
+{
+    const int nv = 1000000, nh = 1000;
+    layer la, lb;
+    layer_init(&la);
+    layer_init(&lb);
+    double *xy = malloc((size_t)(nv + 1) * 2 * sizeof *xy);
+    for (int k = 0; k < nv; k++) {   /* counter-clockwise circle of radius 1000 */
+        double t = 2 * 3.14159265358979323846 * k / nv;
+        xy[2 * k] = 1000 * cos(t);
+        xy[2 * k + 1] = 1000 * sin(t);
+    }
+    ring(&la, xy, nv);
+    for (int k = 0; k < nh; k++) {   /* the hole: radius 100, clockwise */
+        double t = -2 * 3.14159265358979323846 * k / nh;
+        xy[2 * k] = 100 * cos(t);
+        xy[2 * k + 1] = 100 * sin(t);
+    }
+    ring(&la, xy, nh);
+    part_end(&la);
+    geom_end(&la, 0);
+    free(xy);
+    double sq[8];
+    for (int i = 0; i < 60; i++)
+        for (int j = 0; j < 60; j++) {
+            rect_xy(sq, -1200 + 40.0 * i, -1200 + 40.0 * j, -1190 + 40.0 * i, -1190 + 40.0 * j);
+            polygon(&lb, sq, 4);
+        }
+    vsg_col_view va = layer_view(&la), vb = layer_view(&lb);
+    vsg_exec *x = NULL;
+    REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
+    double ba[4], *bb = malloc((size_t)vb.n_geoms * 32);
+    vsg_pairs p = {0};
+    REQUIRE(vsg_stage_bounds(x, &va, ba) == VSG_OK);
+    REQUIRE(vsg_stage_bounds(x, &vb, bb) == VSG_OK);
+    REQUIRE(vsg_stage_candidates(x, ba, 1, bb, vb.n_geoms, &p) == VSG_OK);
+    uint8_t *cls = malloc((size_t)p.n + 1);
+    REQUIRE(vsg_stage_classify(x, &va, ba, &vb, bb, &p, cls) == VSG_OK);
+    int64_t n_cls[4] = {0, 0, 0, 0};
+    for (int64_t k = 0; k < p.n; k++)
+        n_cls[cls[k] & 3]++;
+    fprintf(stderr, "  %lld pairs: %lld refine, %lld disjoint, %lld inside; largest items: "
+                    "classify %lld, classify_chunks %lld segment(s)\n",
+            (long long)p.n, (long long)n_cls[VSG_CLS_REFINE], (long long)n_cls[VSG_CLS_DISJOINT],
+            (long long)n_cls[VSG_CLS_B_IN_A], (long long)vsg_exec_max_work(x, "classify"),
+            (long long)vsg_exec_max_work(x, "classify_chunks"));
+    CHECK(n_cls[VSG_CLS_REFINE] > 0 && n_cls[VSG_CLS_DISJOINT] > 0 && n_cls[VSG_CLS_B_IN_A] > 0);
+    CHECK(vsg_exec_max_work(x, "classify") > 0);
+    CHECK(vsg_exec_max_work(x, "classify") <= VSG_CHUNK_SEGS * VSG_CHUNK_SEGS);
+    CHECK(vsg_exec_max_work(x, "classify_chunks") <= VSG_CHUNK_SEGS + 1);
+    int64_t differ = 0;
+    for (int64_t k = 0; k < p.n; k += 37)
+        differ += cls[k] != (uint8_t)vsg_classify_pair(&va, p.a[k], &vb, p.b[k]);
+    CHECK(differ == 0);
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    vsg_exec_destroy(x);
+    free(bb);
+    free(cls);
     layer_free(&la);
     layer_free(&lb);
 }
@@ -793,10 +869,10 @@ static void gpu_equals_host(void)
     REQUIRE(vsg_exec_sync(gx) == VSG_OK);
     CHECK(memcmp(ga, hp.a, (size_t)n * 8) == 0 && memcmp(gb, hp.b, (size_t)n * 8) == 0);
 
-    REQUIRE(vsg_stage_classify(hx, &hva, &hvb, &hp, hc) == VSG_OK);
+    REQUIRE(vsg_stage_classify(hx, &hva, hba, &hvb, hbb, &hp, hc) == VSG_OK);
     REQUIRE(vsg_exec_alloc(gx, (size_t)n + 1, (void **)&dc) == VSG_OK);
     dp.n = n;
-    REQUIRE(vsg_stage_classify(gx, &dva, &dvb, &dp, dc) == VSG_OK);
+    REQUIRE(vsg_stage_classify(gx, &dva, dba, &dvb, dbb, &dp, dc) == VSG_OK);
     REQUIRE(vsg_exec_download(gx, gc, dc, (size_t)n) == VSG_OK);
     REQUIRE(vsg_exec_sync(gx) == VSG_OK);
     CHECK(memcmp(hc, gc, (size_t)n) == 0);
@@ -832,6 +908,7 @@ int main(void)
     RUN(candidates_touching_boxes);
     RUN(candidates_equal_strtree);
     RUN(classify_degenerate_cases);
+    RUN(classify_work_is_bounded);
     RUN(classify_tessellations);
     RUN(classify_agrees_with_geos_on_random_layers);
     RUN(gpu_equals_host);
