@@ -1,5 +1,5 @@
 /*
- * launch_bounds.h - C-callable launcher of the bounds stage's kernel
+ * launch_bounds.h - C-callable launcher of the bounds stage
  * (launch_bounds.cu). Pointers are device memory; ordered on the stream.
  */
 #ifndef VSGPU_LAUNCH_BOUNDS_H
@@ -12,8 +12,9 @@
 extern "C" {
 #endif
 
-/* boxes[4g .. 4g+3] for every geometry of v (elements/filter/bounds.h). */
-vsg_status vsg_launch_bounds(vsg_gpu *g, const vsg_col_view *v, double *boxes);
+/* boxes[4g .. 4g+3] for every geometry of v (elements/filter/bounds.h,
+ * "the load-balanced bounds"); ord: scratch of 4 n_geoms uint64. */
+vsg_status vsg_launch_bounds(vsg_gpu *g, const vsg_col_view *v, uint64_t *ord, double *boxes);
 
 #ifdef __cplusplus
 }

@@ -27,21 +27,6 @@
 
 #define VSG_CHUNK_SEGS 16
 
-/* The last index i in [0, n) with a[i] <= v, for a non-decreasing a with
- * a[0] <= v; -1 when v < a[0]. O(log n). */
-VSG_HD int64_t vsg_last_le(const int64_t *a, int64_t n, int64_t v)
-{
-    int64_t lo = 0, hi = n;      /* answer + 1 in [lo, hi] */
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (a[mid] <= v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo - 1;
-}
-
 /* The number of chunks of ring r. */
 VSG_HD int64_t vsg_ring_chunk_count(const vsg_col_view *v, int64_t r)
 {

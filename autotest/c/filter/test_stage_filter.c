@@ -809,6 +809,11 @@ static void classify_work_is_bounded(void)
     CHECK(vsg_exec_max_work(x, "classify") > 0);
     CHECK(vsg_exec_max_work(x, "classify") <= VSG_CHUNK_SEGS * VSG_CHUNK_SEGS);
     CHECK(vsg_exec_max_work(x, "classify_chunks") <= VSG_CHUNK_SEGS + 1);
+    CHECK(vsg_exec_max_work(x, "bounds") > 0 && vsg_exec_max_work(x, "bounds") <= VSG_BOUNDS_BLOCK);
+    /* the load-balanced boxes are the per-geometry walk's */
+    double ref[4];
+    vsg_bounds_geom(&va, 0, ref);
+    CHECK(memcmp(ref, ba, sizeof ref) == 0);
     int64_t differ = 0;
     for (int64_t k = 0; k < p.n; k += 37)
         differ += cls[k] != (uint8_t)vsg_classify_pair(&va, p.a[k], &vb, p.b[k]);
