@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Writes the benchmark workloads of one scale and their manifest.
 
-    python3 bench/workloads/generate.py --scale {smoke,small,medium,large,real}
-        --out DIR [--seed 42] [--only NAME,...] [--jobs N]
+    python3 bench/workloads/generate.py --scale {smoke,small,medium,large,real,tiled}
+        --out DIR [--seed 42] [--only NAME,...] [--jobs N] [--tiled-vertices N]
 
 Generated scales write DIR/<workload>.gpkg (GeoPackages written with sqlite3,
 R-tree included) and DIR/manifest.json; "real" writes only the manifest
 (its inputs are the files in data/, used in place) plus the grid one of them
-needs. Needs numpy and scipy, no GDAL: it runs on the GPU host, whose Python
-has no GDAL bindings. Same seed and scale, same bytes.
+needs. "tiled" writes translated copies of layers of data/, tiled k x k
+until each workload has --tiled-vertices input + method vertices (default
+$VSGPU_TILED_VERTICES, else 10 M; see tiled.py), one file per source and k.
+Needs numpy and scipy, no GDAL: it runs on the GPU host, whose Python has no
+GDAL bindings. Same seed and scale (and tiled target), same bytes.
 
 Manifest: {"scale", "seed", "workloads": [{"name", "op", "input": {"path",
 "layer"}, "method": {"path", "layer"} | null, "rect": [xmin, ymin, xmax,
@@ -16,7 +19,8 @@ ymax] | null, "group_by": field | null, "group_expr": SQL | null,
 "input_features", "input_vertices", "method_features", "method_vertices",
 "description"}]}. Paths are absolute. "group_expr" is set only where the
 group key is an expression (the real counties -> states dissolve); the
-output field that holds it is then named "group_by".
+output field that holds it is then named "group_by". The tiled scale's
+manifest also has "tiled_vertices", the target it was made for.
 """
 import argparse
 import json
@@ -29,18 +33,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import realdata  # noqa: E402
 import synthetic  # noqa: E402
+import tiled  # noqa: E402
 
-SCALES = ("smoke", "small", "medium", "large", "real")
+SCALES = ("smoke", "small", "medium", "large", "real", "tiled")
 
 
 def _one(args):
-    scale, seed, out, name = args
+    """One job: [(entry, seconds)]. A job is one workload, or at the tiled
+    scale one file (its workloads share it, and its time)."""
+    scale, seed, out, job = args
     t0 = time.monotonic()
-    if scale == "real":
-        entry = realdata.workload(name, out)
+    if scale == "tiled":
+        entries = tiled.generate_file(job, out)
+    elif scale == "real":
+        entries = [realdata.workload(job, out)]
     else:
-        entry = synthetic.WORKLOADS[name](scale, seed, out)
-    return entry, time.monotonic() - t0
+        entries = [synthetic.WORKLOADS[job](scale, seed, out)]
+    dt = time.monotonic() - t0
+    return [(e, dt) for e in entries]
 
 
 def main(argv=None):
@@ -53,10 +63,15 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=0,
                     help="workloads generated at once (default: one per workload, "
                     "at most the CPU count)")
+    ap.add_argument("--tiled-vertices", type=int, default=None,
+                    help="tiled scale: input + method vertices each workload reaches "
+                    "at least (default $%s, else %d)"
+                    % (tiled.ENV_VERTICES, tiled.DEFAULT_VERTICES))
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
 
-    names = realdata.NAMES if a.scale == "real" else list(synthetic.WORKLOADS)
+    names = {"real": realdata.NAMES, "tiled": tiled.NAMES}.get(
+        a.scale, list(synthetic.WORKLOADS))
     if a.only:
         wanted = [n.strip() for n in a.only.split(",") if n.strip()]
         unknown = [n for n in wanted if n not in names]
@@ -68,16 +83,24 @@ def main(argv=None):
     out = os.path.abspath(a.out)
 
     t0 = time.monotonic()
-    jobs = [(a.scale, a.seed, out, n) for n in names]
+    extra = {}
+    if a.scale == "tiled":
+        target = tiled.target_vertices(a.tiled_vertices)
+        extra["tiled_vertices"] = target
+        jobs = [(a.scale, a.seed, out, j) for j in tiled.plan(names, target)]
+    else:
+        jobs = [(a.scale, a.seed, out, n) for n in names]
     workers = a.jobs or min(len(jobs), os.cpu_count() or 1)
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_one, jobs))
+            results = [r for rs in pool.map(_one, jobs) for r in rs]
     else:
-        results = [_one(j) for j in jobs]
+        results = [r for j in jobs for r in _one(j)]
+    rank = {n: i for i, n in enumerate(names)}
+    results.sort(key=lambda r: rank[r[0]["name"]])
 
-    manifest = {"scale": a.scale, "seed": a.seed,
-                "workloads": [e for e, _ in results]}
+    manifest = dict({"scale": a.scale, "seed": a.seed}, **extra)
+    manifest["workloads"] = [e for e, _ in results]
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
         f.write("\n")

@@ -168,12 +168,13 @@ def _write_layer(con, layer, srs_id):
     fids = range(1, nf + 1)
     values = [list(fids), blobs]
     for _, ty, vals in layer.fields:
+        # None stays NULL (the tiled copies of real layers may carry some)
         if ty == "INTEGER":
-            values.append([int(v) for v in vals])
+            values.append([None if v is None else int(v) for v in vals])
         elif ty == "REAL":
-            values.append([float(v) for v in vals])
+            values.append([None if v is None else float(v) for v in vals])
         else:
-            values.append([str(v) for v in vals])
+            values.append([None if v is None else str(v) for v in vals])
     marks = ",".join("?" * len(values))
     con.executemany('INSERT INTO "%s" VALUES (%s)' % (t, marks), zip(*values))
 
