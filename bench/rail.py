@@ -30,9 +30,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rail import engines, machine, manifest, measure, report, runner, trace  # noqa: E402
 
 REPO_ROOT = manifest.REPO_ROOT
-# "real" is the scale-free group of workloads on the files in data/.
-SCALES = ("smoke", "real", "small", "medium", "large")
-DEFAULT_REPEATS = {"smoke": 3, "real": 3, "small": 3, "medium": 3, "large": 1}
+# "real" is the scale-free group of workloads on the files in data/;
+# "tiled" tiles layers of data/ up to --tiled-vertices (10 M by default).
+SCALES = ("smoke", "real", "small", "medium", "large", "tiled")
+DEFAULT_REPEATS = {"smoke": 3, "real": 3, "small": 3, "medium": 3, "large": 1,
+                   "tiled": 1}
 
 
 def parse_args(argv):
@@ -50,6 +52,10 @@ def parse_args(argv):
     src.add_argument("--regenerate", action="store_true",
                      help="generate even when DIR/<scale>/manifest.json exists")
     src.add_argument("--workloads", default="", help="comma list of workload names (default all)")
+    src.add_argument("--tiled-vertices", type=int, default=None,
+                     help="scale tiled: input + method vertices per workload (default "
+                          "$VSGPU_TILED_VERTICES, else 10000000); a reused manifest made "
+                          "for another target is regenerated")
     eng = ap.add_argument_group("engines")
     eng.add_argument("--engines", default="",
                      help="comma list of %s (default all)" % ",".join(e.key for e in engines.ENGINES))
@@ -66,7 +72,7 @@ def parse_args(argv):
                           "as 'timeout > N s'")
     run.add_argument("--repeat", default="",
                      help="runs per engine: N, or per scale 'small=3,large=1' "
-                          "(default: 1 at large, 3 below)")
+                          "(default: 1 at large and tiled, 3 below)")
     run.add_argument("--budget-s", type=float, default=0.0,
                      help="seconds for the whole rail, generation included; runs that "
                           "do not fit are recorded as cut or skipped (default: no limit)")
@@ -323,7 +329,8 @@ def main(argv=None):
     for s in _csv(args.scale):
         if s not in SCALES:
             raise SystemExit("unknown scale %s" % s)
-        man, gen = manifest.generate(s, args.data_dir, args.seed, args.regenerate, budget)
+        man, gen = manifest.generate(s, args.data_dir, args.seed, args.regenerate, budget,
+                                     tiled_vertices=args.tiled_vertices)
         manifests.append(man)
         if gen:
             generation.append(gen)

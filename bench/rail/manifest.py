@@ -19,14 +19,30 @@ def log(msg):
     print("[rail %s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr, flush=True)
 
 
-def generate(scale, data_dir, seed, regenerate, budget):
-    """DIR/<scale>/manifest.json, generated unless it is there already."""
+def _tiled_target(value):
+    """The tiled scale's vertex target, as generate.py takes it."""
+    if value is None:
+        value = os.environ.get("VSGPU_TILED_VERTICES") or 10000000
+    return int(value)
+
+
+def generate(scale, data_dir, seed, regenerate, budget, tiled_vertices=None):
+    """DIR/<scale>/manifest.json, generated unless it is there already (and,
+    at the tiled scale, made for the same vertex target)."""
     out = os.path.join(data_dir, scale)
     man = os.path.join(out, "manifest.json")
+    extra = []
+    if scale == "tiled":
+        target = _tiled_target(tiled_vertices)
+        extra = ["--tiled-vertices", str(target)]
     if os.path.isfile(man) and not regenerate:
-        return man, None
+        if scale != "tiled":
+            return man, None
+        with open(man) as f:
+            if json.load(f).get("tiled_vertices") == target:
+                return man, None
     cmd = [sys.executable, os.path.join(REPO_ROOT, "bench", "workloads", "generate.py"),
-           "--scale", scale, "--out", out, "--seed", str(seed)]
+           "--scale", scale, "--out", out, "--seed", str(seed)] + extra
     log("generating %s workloads: %s" % (scale, " ".join(map(shlex.quote, cmd))))
     t0 = time.perf_counter()
     rem = budget.remaining()
