@@ -12,6 +12,7 @@
 #
 #   bash scripts/bench-gpu-host.sh small,medium   # + the real-data group; default
 #   bash scripts/bench-gpu-host.sh large
+#   bash scripts/bench-gpu-host.sh tiled          # real layers tiled to 10 M vertices
 #
 # Each call fits in VSGPU_BENCH_BUDGET_S seconds (default 540, for a 10-minute
 # device command): the rail gets what is left after unpacking, and runs the
@@ -26,6 +27,14 @@
 #                 1-thread row. VSGPU_BENCH_LARGE_NO_1THREAD=1 drops that row
 #                 (reference then: VSGPU CPU on all cores, the same output
 #                 byte for byte, as autotest's determinism tests check).
+#   tiled         alone (another scale beside it is refused); 1 repeat, 120 s
+#                 per run; only the VSGPU engines, CPU on all cores (the
+#                 reference) and GPU: GDAL's rows do not change with our code.
+#                 VSGPU_BENCH_TILED_ENGINES=a,b picks others (e.g. add
+#                 vsgpu-cpu-1,gdal-algebra,sqlite,ogr2ogr-clipsrc; with
+#                 vsgpu-cpu-1 in it, that is the reference). The vertex target
+#                 is VSGPU_TILED_VERTICES (default 10000000), read by the
+#                 generator (bench/workloads/tiled.py).
 set -u
 t0=$(date +%s)
 scales=${1:-small,medium}
@@ -43,6 +52,14 @@ for f in "$plugin/ogr_VSGPU.so" "$tools/vsgbench_measure" "$tools/vsgbench_algeb
   [ -e "$f" ] || { echo "bench-gpu-host: $f is missing (run scripts/gpu-host-prepare.sh here first)" | tee "$out/rail.log"; exit 2; }
 done
 case ",$scales," in
+  ,tiled,)
+    engines=${VSGPU_BENCH_TILED_ENGINES:-vsgpu-cpu-all,vsgpu-gpu}
+    ref=vsgpu-cpu-all
+    case ",$engines," in *,vsgpu-cpu-1,*) ref=vsgpu-cpu-1 ;; esac
+    args=(--repeat tiled=1 --timeout 120 --engines "$engines" --reference "$ref") ;;
+  *,tiled,*)
+    echo "bench-gpu-host: run tiled alone (its own device command)" | tee "$out/rail.log"
+    exit 2 ;;
   *,large,*)
     args=(--repeat large=1 --timeout 60)
     if [ -n "${VSGPU_BENCH_LARGE_NO_1THREAD:-}" ]; then
