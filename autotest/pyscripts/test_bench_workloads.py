@@ -34,13 +34,15 @@ KEYS = {"name", "op", "input", "method", "rect", "group_by", "group_expr",
         "method_vertices", "description"}
 
 
-def _generate(out, scale="smoke", seed=None, only=None):
+def _generate(out, scale="smoke", seed=None, only=None, tiled_vertices=None):
     cmd = [sys.executable, str(GENERATE), "--scale", scale, "--out", str(out),
            "--quiet"]
     if seed is not None:
         cmd += ["--seed", str(seed)]
     if only:
         cmd += ["--only", only]
+    if tiled_vertices:
+        cmd += ["--tiled-vertices", str(tiled_vertices)]
     subprocess.run(cmd, check=True, timeout=300)
     with open(os.path.join(out, "manifest.json")) as f:
         return json.load(f)
@@ -286,6 +288,144 @@ def test_real_workloads_use_data_in_place_with_counts_gdal_agrees_with(real):
     gds, glyr = _open_layer(grid["method"])
     assert glyr.GetSpatialRef().IsSame(nybb.GetSpatialRef())
     assert gds.ExecuteSQL("SELECT HasSpatialIndex('grid', 'geom')").GetNextFeature().GetField(0) == 1
+
+
+###############################################################################
+# the tiled group: real layers of data/ tiled k x k to a vertex target
+
+TILED_VERTICES = 150000   # k = 2 everywhere: fast, and every copy offset seen
+TILED = ["tiled_counties_x_states", "tiled_counties_clip_states",
+         "tiled_nybb_x_grid", "tiled_nybb_clip_rect", "tiled_counties_clip_rect"]
+
+
+@pytest.fixture(scope="module")
+def tiled(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tiled")
+    return out, _generate(out, scale="tiled", tiled_vertices=TILED_VERTICES)
+
+
+def _tiled_module():
+    sys.path.insert(0, str(GENERATE.parent))
+    try:
+        import tiled as mod
+    finally:
+        sys.path.pop(0)
+    return mod
+
+
+def test_tiled_manifest_counts_crs_and_target(tiled):
+    out, m = tiled
+    assert m["scale"] == "tiled" and m["tiled_vertices"] == TILED_VERTICES
+    assert [w["name"] for w in m["workloads"]] == TILED
+    ops = {w["name"]: w["op"] for w in m["workloads"]}
+    assert ops == {"tiled_counties_x_states": "intersection",
+                   "tiled_counties_clip_states": "clip",
+                   "tiled_nybb_x_grid": "intersection",
+                   "tiled_nybb_clip_rect": "clip_rect",
+                   "tiled_counties_clip_rect": "clip_rect"}
+    for w in m["workloads"]:
+        assert set(w) == KEYS, w["name"]
+        assert w["input"]["path"].startswith(str(out) + os.sep)
+        assert (w["rect"] is not None) == (w["op"] == "clip_rect")
+        assert w["input_vertices"] + w["method_vertices"] >= TILED_VERTICES
+        src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg"}[
+            w["input"]["layer"]]
+        sds, slyr = _open_layer({"path": str(REPO / "data" / src),
+                                 "layer": w["input"]["layer"]})
+        for role, ref in _layers(w):
+            assert _counts(ref) == (w[role + "_features"], w[role + "_vertices"]), \
+                (w["name"], role)
+            ds, lyr = _open_layer(ref)
+            assert lyr.GetSpatialRef().IsSame(slyr.GetSpatialRef()), (w["name"], role)
+            res = ds.ExecuteSQL("SELECT HasSpatialIndex('%s', 'geom')" % ref["layer"])
+            assert res.GetNextFeature().GetField(0) == 1
+            ds.ReleaseResultSet(res)
+    # the two counties workloads share one file, as do the two nybb ones
+    w = {w["name"]: w for w in m["workloads"]}
+    assert w["tiled_counties_x_states"]["input"] == w["tiled_counties_clip_states"]["input"]
+    assert w["tiled_nybb_x_grid"]["input"] == w["tiled_nybb_clip_rect"]["input"]
+
+
+def test_tiled_copies_are_the_source_translated(tiled):
+    _, m = tiled
+    w = next(w for w in m["workloads"] if w["name"] == "tiled_counties_x_states")
+    sds, src = _open_layer({"path": str(REPO / "data" / "us_atlas_counties_10m.gpkg"),
+                            "layer": "counties"})
+    geoms = [(f.GetField("id"), f.GetGeometryRef().Clone()) for f in src
+             if f.GetGeometryRef() is not None and not f.GetGeometryRef().IsEmpty()]
+    assert len(geoms) == 3230            # one empty county is left out
+    ds, lyr = _open_layer(w["input"])
+    feats = [(f.GetField("id"), f.GetField("tile"), f.GetGeometryRef().Clone())
+             for f in lyr]
+    n, k2 = len(geoms), len(feats) // len(geoms)
+    assert len(feats) == n * k2 and k2 == 4
+    for c in range(k2):
+        copy = feats[c * n:(c + 1) * n]
+        assert all(t == c for _, t, _ in copy)
+        assert [i for i, _, _ in copy] == [i for i, _ in geoms]
+        area = sum(g.GetArea() for _, _, g in copy)
+        assert area == pytest.approx(sum(g.GetArea() for _, g in geoms), rel=1e-12)
+    # copy 0 is the source itself, bit for bit (rings as the source has them)
+    assert all(a.ExportToIsoWkb() == b.ExportToIsoWkb()
+               for (_, a), (_, _, b) in zip(geoms, feats[:n]))
+    # copies do not touch: copy 1 (x) and copy 2 (y) lie beyond copy 0
+    e0 = [g.GetEnvelope() for _, _, g in feats[:n]]
+    x1 = min(g.GetEnvelope()[0] for _, _, g in feats[n:2 * n])
+    y2 = min(g.GetEnvelope()[2] for _, _, g in feats[2 * n:3 * n])
+    assert x1 > max(e[1] for e in e0) and y2 > max(e[3] for e in e0)
+
+
+def test_tiled_clip_rect_is_the_central_part_of_the_extent(tiled):
+    _, m = tiled
+    for w in m["workloads"]:
+        if w["op"] != "clip_rect":
+            continue
+        ds, lyr = _open_layer(w["input"])
+        xmin, xmax, ymin, ymax = lyr.GetExtent()
+        r = w["rect"]
+        assert (r[2] - r[0]) / (xmax - xmin) == pytest.approx(0.6, abs=0.01)
+        assert (r[3] - r[1]) / (ymax - ymin) == pytest.approx(0.6, abs=0.01)
+        assert (r[0] + r[2]) / 2 == pytest.approx((xmin + xmax) / 2, rel=1e-2)
+
+
+def test_tiled_only_gives_the_same_file(tiled, tmp_path):
+    out, m = tiled
+    one = _generate(tmp_path, scale="tiled", only="tiled_nybb_clip_rect",
+                    tiled_vertices=TILED_VERTICES)
+    (w,) = one["workloads"]
+    path = w["input"]["path"]
+    assert _digest(path) == _digest(out / os.path.basename(path))
+
+
+def test_tiled_wkb_reader_byte_orders_and_dimensions():
+    mod = _tiled_module()
+    wkts = ["POLYGON ((0 0,4 0,4 4,0 4,0 0),(1 1,1 2,2 2,1 1))",
+            "POLYGON Z ((0 0 1,4 0 2,4 4 3,0 0 1))",
+            "POLYGON M ((0 0 1,4 0 2,4 4 3,0 0 1))",
+            "MULTIPOLYGON ZM (((0 0 1 2,4 0 2 3,4 4 3 4,0 0 1 2)),"
+            "((5 5 0 0,6 5 0 0,6 6 0 0,5 5 0 0)))",
+            "MULTIPOLYGON (EMPTY,((5 5,6 5,6 6,5 5)))"]
+    for wkt in wkts:
+        g = ogr.CreateGeometryFromWkt(wkt)
+        want = []
+        polys = [g] if ogr.GT_Flatten(g.GetGeometryType()) == ogr.wkbPolygon \
+            else [g.GetGeometryRef(i) for i in range(g.GetGeometryCount())]
+        for p in polys:
+            if p.IsEmpty():
+                continue
+            want.append([[pt[:2] for pt in p.GetGeometryRef(r).GetPoints()]
+                         for r in range(p.GetGeometryCount())])
+        for order in (ogr.wkbNDR, ogr.wkbXDR):
+            blob = b"GP\x00\x01" + b"\x00" * 4 + bytes(g.ExportToIsoWkb(order))
+            got = [[[tuple(xy) for xy in ring.tolist()] for ring in part]
+                   for part in mod.blob_parts(blob)]
+            assert got == want, (wkt, order)
+    assert mod.blob_parts(None) == []
+    assert mod.blob_parts(b"GP\x00\x11" + b"\x00" * 4 +
+                          bytes(ogr.CreateGeometryFromWkt("POLYGON EMPTY").ExportToIsoWkb())) == []
+    with pytest.raises(ValueError):
+        mod.blob_parts(b"GP\x00\x01" + b"\x00" * 4 +
+                       bytes(ogr.CreateGeometryFromWkt("POINT (1 2)").ExportToIsoWkb()))
 
 
 ###############################################################################
