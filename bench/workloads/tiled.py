@@ -370,7 +370,8 @@ def generate_file(job, out):
             desc, k, k, os.path.basename(group.path), group.dx, group.dy)
         dropped = group.layers[inp].dropped
         if dropped:
-            text += "; %d NULL or empty %s left out of each copy" % (dropped, inp)
+            text += "; left out of each copy: %d NULL or empty geometries of %s" % (
+                dropped, inp)
         if op == "clip_rect":
             xmin, ymin, xmax, ymax = p.bounds()
             w, h = xmax - xmin, ymax - ymin
