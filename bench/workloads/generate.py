@@ -61,8 +61,8 @@ def main(argv=None):
     ap.add_argument("--only", default="",
                     help="comma-separated workload names (default: all of the scale)")
     ap.add_argument("--jobs", type=int, default=0,
-                    help="workloads generated at once (default: one per workload, "
-                    "at most the CPU count)")
+                    help="workloads (at the tiled scale: files) generated at once "
+                    "(default: one per workload, at most the CPU count)")
     ap.add_argument("--tiled-vertices", type=int, default=None,
                     help="tiled scale: input + method vertices each workload reaches "
                     "at least (default $%s, else %d)"
