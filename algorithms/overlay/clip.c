@@ -14,6 +14,7 @@
 
 #include "overlay/by_index.h"
 #include "overlay/method_index.h"
+#include "overlay/preclip.h"
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
 
@@ -30,7 +31,7 @@ static GEOSGeometry *clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry
         return NULL;
     size_t k = 0;
     for (; k < n; k++) {
-        pieces[k] = vsg_worker_intersection(w, row, g, idx->geoms[hits[k]]);
+        pieces[k] = vsg_overlay_intersection(w, row, g, idx->geoms[hits[k]]);
         if (!pieces[k]) {
             *fail_j = hits[k];
             break;
@@ -94,7 +95,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     *pair_dim = s->in->dim < hit_dim ? s->in->dim : hit_dim;
     if (n_hits == 1) {
         *fail_j = hits[0];
-        *r = vsg_worker_intersection(w, s->row, s->in->geom, idx->geoms[hits[0]]);
+        *r = vsg_overlay_intersection(w, s->row, s->in->geom, idx->geoms[hits[0]]);
     } else {
         *r = clip_by_hits(w, s->row, s->in->geom, idx, hits, n_hits, fail_j);
     }

@@ -14,6 +14,7 @@
 
 #include "overlay/by_index.h"
 #include "overlay/method_index.h"
+#include "overlay/preclip.h"
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
 
@@ -33,7 +34,7 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
         w->counts.contained_shortcuts++;
         return vsg_geom_overlay_copy(w->ctx, idx->geoms[j]);
     case VSG_REL_OVERLAP:
-        return vsg_worker_intersection(w, s->row, s->in->geom, idx->geoms[j]);
+        return vsg_overlay_intersection(w, s->row, s->in->geom, idx->geoms[j]);
     default:
         return NULL;
     }
