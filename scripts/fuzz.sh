@@ -41,6 +41,7 @@ max_len() {
 run_target() {
   local t=$1 bin="$build/autotest/fuzz/fuzz_$1"
   local work="$build/fuzz-corpus/$t" art="$build/fuzz-artifacts/$t"
+  rm -rf "$art"
   mkdir -p "$work" "$art" "$build/fuzz-logs"
   local seeds=()
   for d in "$here/autotest/fuzz/corpus/$t" "$here/autotest/fuzz/regressions/$t"; do
