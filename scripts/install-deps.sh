@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing VSGPU needs on Debian or Ubuntu: apt-get
 # when run as root, otherwise prints the exact command and stops.
+#   install-deps.sh        the build and the test suite
+#   install-deps.sh fuzz   also clang and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(cmake make g++ gcc pkg-config gdal-bin libgdal-dev libgeos-dev
           python3 python3-gdal python3-pytest python3-numpy python3-scipy python3-matplotlib)
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang libclang-rt-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -335,11 +335,13 @@ static int walk_geometry(walker *w, int depth, int expected)
         w->info->any_m = 1;
     if (w->emit) {
         /* Without M: ISO 2xxx becomes 2D, 3xxx becomes Z; EWKB loses its
-         * M flag. */
+         * M flag. Both spellings may be present at once (the EWKB flag on
+         * an ISO 2xxx/3xxx code): both go, or the copy would still
+         * announce the M ordinate it no longer has. */
         uint32_t out_raw = raw;
         if (has_m && w->drop_m)
-            out_raw = (raw & 0x40000000u) ? raw & ~0x40000000u
-                                          : (raw & 0xF0000000u) | ((iso == 3 ? 1000u : 0u) + t);
+            out_raw = (raw & 0xF0000000u & ~0x40000000u) |
+                      ((iso == 3 || iso == 1 ? 1000u : 0u) + t);
         unsigned char oh[5];
         oh[0] = hdr[0];
         encode_u32(oh + 1, out_raw, big);
@@ -357,18 +359,21 @@ static int walk_geometry(walker *w, int depth, int expected)
         w->info->has_m = has_m;
         w->info->has_srid = has_srid;
     }
+    static const char *const curve_names[] = {
+        "CircularString", "CompoundCurve", "CurvePolygon", "MultiCurve",
+        "MultiSurface", "Curve", "Surface", "PolyhedralSurface", "TIN", "Triangle"};
+    /* A member of a Multi* must be of its simple type: a curve there is
+     * corrupt WKB, not an unsupported type (a MultiPolygon cannot hold a
+     * CurvePolygon), as the columnar decoder judges it. */
+    if (expected && t >= 1 && t <= 17 && (int)t != expected)
+        return fail(w, VSG_WKB_CORRUPT, "%s at byte %zu inside a collection of %ss",
+                    t <= 7 ? type_name((int)t) : curve_names[t - 8], at, type_name(expected));
     if (t >= 8 && t <= 17) {
-        static const char *const names[] = {
-            "CircularString", "CompoundCurve", "CurvePolygon", "MultiCurve",
-            "MultiSurface", "Curve", "Surface", "PolyhedralSurface", "TIN", "Triangle"};
         return fail(w, VSG_WKB_UNSUPPORTED, "unsupported geometry type %s (WKB type %u) at "
-                    "byte %zu", names[t - 8], t, at);
+                    "byte %zu", curve_names[t - 8], t, at);
     }
     if (t < 1 || t > 7)
         return fail(w, VSG_WKB_CORRUPT, "unknown geometry type %u at byte %zu", raw, at);
-    if (expected && (int)t != expected)
-        return fail(w, VSG_WKB_CORRUPT, "%s at byte %zu inside a collection of %ss",
-                    type_name((int)t), at, type_name(expected));
 
     int dims = 2 + has_z + has_m;
     switch (t) {

@@ -453,6 +453,73 @@ static void m_dropped_z_kept(void)
     fx_array_free(&a);
 }
 
+/* Fuzz finding (fuzz_wkb): the EWKB M flag on an ISO M code (2xxx, 3xxx)
+ * is one M ordinate spelled twice. Dropping M must clear both spellings:
+ * the copy used to keep the ISO code, announcing an M its coordinates no
+ * longer had (GEOS then read the wrong number of ordinates). */
+static void normalize_drops_both_spellings_of_m(void)
+{
+    static const uint32_t codes[] = {0x40000000u | 2001, 0x40000000u | 3001,
+                                     0x40000000u | 2004};
+    static const uint32_t expect[] = {1, 1001, 4};
+    for (int big = 0; big < 2; big++) {
+        for (int k = 0; k < 3; k++) {
+            wb w = {{0}, 0, big};
+            int z = k == 1;
+            header(&w, codes[k]);
+            if (k == 2) {                 /* MULTIPOINT M of one point */
+                put_u32(&w, 1);
+                header(&w, 2001);
+            }
+            put_f64(&w, 1.5);
+            put_f64(&w, -2);
+            if (z)
+                put_f64(&w, 3);
+            put_f64(&w, 99);              /* M */
+
+            vsg_wkb_info in;
+            vsg_wkb_scan(w.b, w.n, &in);
+            REQUIRE(in.verdict == VSG_WKB_OK && in.has_m);
+            unsigned char *out = NULL;
+            size_t n = 0;
+            REQUIRE(vsg_wkb_normalize(w.b, w.n, 1, &out, &n) == VSG_OK);
+            vsg_wkb_scan(out, n, &in);
+            CHECK(in.verdict == VSG_WKB_OK && in.consumed == n);
+            CHECK(!in.has_m && !in.any_m && in.has_z == z);
+            CHECK(n == w.n - 8);
+            uint32_t code = big ? (uint32_t)out[1] << 24 | (uint32_t)out[2] << 16 |
+                                      (uint32_t)out[3] << 8 | out[4]
+                                : (uint32_t)out[4] << 24 | (uint32_t)out[3] << 16 |
+                                      (uint32_t)out[2] << 8 | out[1];
+            CHECK(code == expect[k]);
+            free(out);
+        }
+    }
+}
+
+/* Fuzz finding (fuzz_columnar): a curve inside a MultiPoint, MultiLineString
+ * or MultiPolygon is corrupt (those hold their simple type only), as the
+ * columnar decoder says; the scanner called it unsupported, so the CPU
+ * engine and the GPU pipeline counted the same bytes differently. Inside a
+ * GeometryCollection a curve stays unsupported. */
+static void scan_curve_member_of_multi_is_corrupt(void)
+{
+    vsg_wkb_info in;
+    for (uint32_t multi = 4; multi <= 7; multi++) {
+        for (uint32_t curve = 8; curve <= 17; curve++) {
+            wb w = {{0}, 0, 0};
+            header(&w, multi);
+            put_u32(&w, 1);
+            header(&w, curve);
+            put_u32(&w, 0);
+            vsg_wkb_scan(w.b, w.n, &in);
+            CHECK(in.verdict == (multi == 7 ? VSG_WKB_UNSUPPORTED : VSG_WKB_CORRUPT));
+            if (multi != 7)
+                CHECK(strstr(in.message, "inside a collection of") != NULL);
+        }
+    }
+}
+
 /* ---- core bits -------------------------------------------------------- */
 
 static void status_names_and_options(void)
@@ -536,6 +603,8 @@ int main(void)
     RUN(invalid_policy_skip);
     RUN(invalid_policy_error);
     RUN(m_dropped_z_kept);
+    RUN(normalize_drops_both_spellings_of_m);
+    RUN(scan_curve_member_of_multi_is_corrupt);
     RUN(status_names_and_options);
     RUN(profile_accumulates_and_escapes);
     fx_finish();
