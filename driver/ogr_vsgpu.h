@@ -25,6 +25,7 @@
 
 #include <deque>
 #include <map>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -342,16 +343,43 @@ class WkbBatch
     std::vector<const unsigned char *> m_ptrs;
 };
 
-/* Reads the next feature of src's layer, keeping its fields (geometry
- * removed) in *feat and its WKB in batch. Returns false at the end. */
-/* Counts what it did in *counts (curves linearised, method geometries
- * reprojected or not, geometries the source driver could not read). A
- * geometry the source driver failed to decode (a CE_Failure raised while
- * reading the feature, and no geometry) is unreadable, not NULL: counted,
- * or, under INVALID=ERROR (src.strict_read), a CE_Failure naming the FID
- * and *error set. */
-bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
-                       WkbBatch *batch, DriverCounts *counts, bool *error);
+/* One batch of a source's features, as every result layer reads them (and
+ * the Arrow input path will): the WKB the engine takes, the FIDs errors
+ * name, and the features' fields (geometry removed) when kept. */
+struct SourceBatch
+{
+    WkbBatch wkb;
+    std::vector<GIntBig> fids;
+    std::vector<std::unique_ptr<OGRFeature>> feats;
+    bool at_end = false;
+
+    void Clear()
+    {
+        wkb.Clear();
+        fids.clear();
+        feats.clear();
+    }
+    size_t Size() const
+    {
+        return fids.size();
+    }
+};
+
+/* Reads up to max_rows more features of src into *batch (appending),
+ * keep_fields: keep each feature's fields.
+ * visit (optional) sees each feature before it is kept; returning false
+ * stops the read as failed (it has emitted why). Sets batch->at_end when
+ * the source is exhausted. Returns false on a read error (CE_Failure
+ * emitted) or when visit stopped it. Counts what it did in *counts
+ * (curves linearised, method geometries reprojected or not, geometries the
+ * source driver could not read). A geometry the source driver failed to
+ * decode (a CE_Failure raised while reading the feature, and no geometry)
+ * is unreadable, not NULL: counted, or, under INVALID=ERROR
+ * (src.strict_read), a CE_Failure naming the FID. */
+bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
+                     SourceBatch *batch, DriverCounts *counts,
+                     const std::function<bool(const OGRFeature &)> &visit =
+                         nullptr);
 
 /* Sets (or clears, filter == nullptr) src's attribute and spatial filters
  * and resets reading. Returns false on an invalid WHERE (CE_Failure). */
@@ -531,9 +559,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     vsg_method_index *m_index = nullptr;
 
     /* the current input batch and its results */
-    std::vector<std::unique_ptr<OGRFeature>> m_batch;
-    std::vector<GIntBig> m_batch_fids;
-    vsgpu::WkbBatch m_wkb;
+    vsgpu::SourceBatch m_in;   /* the current input batch */
     vsg_result m_result;
     size_t m_pos = 0;
     bool m_input_done = false;

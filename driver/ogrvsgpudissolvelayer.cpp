@@ -215,32 +215,23 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
 
     /* Read: key values, fields and WKB of every feature. */
     double t0 = vsg_now_s();
-    vsgpu::WkbBatch wkb;
-    std::vector<GIntBig> fids;
+    vsgpu::SourceBatch batch;
     std::vector<std::vector<KeyValue>> keys;
-    std::vector<std::unique_ptr<OGRFeature>> feats;
-    while (true)
+    const auto visit = [&](const OGRFeature &f)
     {
-        std::unique_ptr<OGRFeature> f;
-        bool error = false;
-        if (!vsgpu::ReadSourceFeature(input, &f, &wkb,
-                                      &m_counts, &error))
-        {
-            if (error)
-                return false;
-            break;
-        }
         std::vector<KeyValue> kv;
         kv.reserve(m_plan->keys.size());
         for (const vsgpu::GroupKey &key : m_plan->keys)
-            kv.push_back(Evaluate(key, *f));
+            kv.push_back(Evaluate(key, f));
         keys.push_back(std::move(kv));
-        fids.push_back(f->GetFID());
-        feats.push_back(std::move(f));
-        if (!ReportProgress(vsgpu::PhaseFraction(
-                0, kReadEnd, static_cast<GIntBig>(fids.size()), input_total)))
-            return false;
-    }
+        return ReportProgress(vsgpu::PhaseFraction(
+            0, kReadEnd, static_cast<GIntBig>(keys.size()), input_total));
+    };
+    if (!vsgpu::ReadSourceBatch(input, SIZE_MAX, true, &batch, &m_counts,
+                                visit))
+        return false;
+    const std::vector<GIntBig> &fids = batch.fids;
+    std::vector<std::unique_ptr<OGRFeature>> &feats = batch.feats;
     if (!ReportProgress(kReadEnd))
         return false;
     const size_t n = fids.size();
@@ -276,7 +267,7 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
 
     if (n == 0)
         return true;
-    vsg_wkb_array arr = wkb.View();
+    vsg_wkb_array arr = batch.wkb.View();
     vsg_engine_set_progress(
         m_engine, m_progress.Active() ? OnEngineProgress : nullptr, this);
     const vsg_status st =

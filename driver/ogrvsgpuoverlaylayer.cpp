@@ -33,9 +33,7 @@ void OGRVSGPUOverlayLayer::Stop()
         vsg_method_index_destroy(m_index);
     m_index = nullptr;
     m_method_feats.clear();
-    m_batch.clear();
-    m_batch_fids.clear();
-    m_wkb.Clear();
+    m_in.Clear();
     m_pos = 0;
     m_input_done = false;
     m_build_s = 0;
@@ -63,7 +61,7 @@ bool OGRVSGPUOverlayLayer::ReportConsumed()
         return true; /* unknown: only the end is reported */
     GIntBig consumed = m_counts.input_features;
     if (m_pos < m_result.count && m_result.input_index)
-        consumed -= static_cast<GIntBig>(m_batch.size()) -
+        consumed -= static_cast<GIntBig>(m_in.Size()) -
                     std::max<GIntBig>(0, m_result.input_index[m_pos]);
     return ReportProgress(vsgpu::PhaseFraction(0, 1, consumed, m_input_total));
 }
@@ -76,28 +74,17 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
     if (!vsgpu::PrepareSource(method, nullptr))
         return false;
     const bool keep_fields = m_plan->op != vsgpu::Op::Clip;
-    vsgpu::WkbBatch wkb;
-    std::vector<GIntBig> fids;
-    while (true)
-    {
-        std::unique_ptr<OGRFeature> f;
-        bool error = false;
-        if (!vsgpu::ReadSourceFeature(method, &f, &wkb,
-                                      &m_counts, &error))
-        {
-            if (error)
-                return false;
-            break;
-        }
-        fids.push_back(f->GetFID());
-        if (keep_fields)
-            m_method_feats.push_back(std::move(f));
-    }
+    vsgpu::SourceBatch batch;
+    if (!vsgpu::ReadSourceBatch(method, SIZE_MAX, keep_fields, &batch,
+                                &m_counts))
+        return false;
+    m_method_feats = std::move(batch.feats);
+    const std::vector<GIntBig> &fids = batch.fids;
     m_counts.method_features = static_cast<GIntBig>(fids.size());
     AddStage("ogr_read_method", t0, static_cast<int64_t>(fids.size()),
              static_cast<int64_t>(fids.size()));
 
-    vsg_wkb_array arr = wkb.View();
+    vsg_wkb_array arr = batch.wkb.View();
     const vsg_status st = vsg_method_index_build(m_engine, &arr, &m_index);
     if (st != VSG_OK || m_index == nullptr)
     {
@@ -116,40 +103,26 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
     FlushBuildStage();
-    m_batch.clear();
-    m_batch_fids.clear();
-    m_wkb.Clear();
+    m_in.Clear();
     vsg_result_clear(&m_result);
     m_pos = 0;
 
     const double t0 = vsg_now_s();
     const vsgpu::Source &input = m_plan->input;
     const size_t batch_size = static_cast<size_t>(m_plan->opts.batch_size);
-    while (m_batch.size() < batch_size)
+    if (!vsgpu::ReadSourceBatch(input, batch_size, true, &m_in, &m_counts))
     {
-        std::unique_ptr<OGRFeature> f;
-        bool error = false;
-        if (!vsgpu::ReadSourceFeature(input, &f, &m_wkb,
-                                      &m_counts, &error))
-        {
-            if (error)
-            {
-                m_failed = true;
-                return false;
-            }
-            m_input_done = true;
-            break;
-        }
-        m_batch_fids.push_back(f->GetFID());
-        m_batch.push_back(std::move(f));
+        m_failed = true;
+        return false;
     }
-    const int64_t n = static_cast<int64_t>(m_batch.size());
+    m_input_done = m_in.at_end;
+    const int64_t n = static_cast<int64_t>(m_in.Size());
     m_counts.input_features += n;
     AddStage("ogr_read_input", t0, n, n);
     if (n == 0)
         return true;
 
-    vsg_wkb_array arr = m_wkb.View();
+    vsg_wkb_array arr = m_in.wkb.View();
     vsg_status st = VSG_OK;
     switch (m_plan->op)
     {
@@ -165,7 +138,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     }
     if (st != VSG_OK)
     {
-        vsgpu::ReportEngineError(*m_plan, m_engine, st, "batch", m_batch_fids,
+        vsgpu::ReportEngineError(*m_plan, m_engine, st, "batch", m_in.fids,
                                  input);
         m_failed = true;
         return false;
@@ -189,7 +162,7 @@ bool OGRVSGPUOverlayLayer::RowSources(size_t i, int64_t *in, int64_t *me) const
     const bool need_method = NeedMethod();
     *in = m_result.input_index ? m_result.input_index[i] : -1;
     *me = m_result.method_index ? m_result.method_index[i] : -1;
-    if (*in < 0 || static_cast<size_t>(*in) >= m_batch.size() ||
+    if (*in < 0 || static_cast<size_t>(*in) >= m_in.Size() ||
         (need_method &&
          (*me < 0 || static_cast<size_t>(*me) >= m_method_feats.size())))
     {
@@ -214,7 +187,7 @@ OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
     OGRFeature *f = NewFeature(m_result.wkb[i], m_result.size[i]);
     if (f == nullptr)
         return nullptr;
-    const OGRFeature &src_in = *m_batch[static_cast<size_t>(in)];
+    const OGRFeature &src_in = *m_in.feats[static_cast<size_t>(in)];
     const std::vector<vsgpu::OutField> &fields = m_plan->fields;
     for (size_t j = 0; j < fields.size(); ++j)
     {
@@ -293,7 +266,7 @@ bool OGRVSGPUOverlayLayer::TakeArrowRows(size_t n,
         int64_t in = -1, me = -1;
         if (!RowSources(i, &in, &me))
             return false;
-        const OGRFeature &src_in = *m_batch[static_cast<size_t>(in)];
+        const OGRFeature &src_in = *m_in.feats[static_cast<size_t>(in)];
         for (size_t c = 0; c < fields.size(); ++c)
         {
             const vsgpu::OutField &of =

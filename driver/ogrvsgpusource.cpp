@@ -77,8 +77,10 @@ vsg_wkb_array WkbBatch::View()
     return a;
 }
 
-bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
-                       WkbBatch *batch, DriverCounts *counts, bool *error)
+/* The next feature of src's layer: its fields (geometry removed) in *feat,
+ * its WKB in batch. Returns false at the end, or with *error set. */
+static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
+                              WkbBatch *batch, DriverCounts *counts, bool *error)
 {
     *error = false;
     /* A driver that cannot decode a geometry says so with a CE_Failure
@@ -136,6 +138,29 @@ bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
     /* The fields stay for the output; the geometries are in the batch. */
     for (int i = 0; i < f->GetGeomFieldCount(); ++i)
         f->SetGeomFieldDirectly(i, nullptr);
+    return true;
+}
+
+bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
+                     SourceBatch *batch, DriverCounts *counts,
+                     const std::function<bool(const OGRFeature &)> &visit)
+{
+    batch->at_end = false;
+    for (size_t n = 0; n < max_rows; ++n)
+    {
+        std::unique_ptr<OGRFeature> f;
+        bool error = false;
+        if (!ReadSourceFeature(src, &f, &batch->wkb, counts, &error))
+        {
+            batch->at_end = !error;
+            return !error;
+        }
+        if (visit && !visit(*f))
+            return false;
+        batch->fids.push_back(f->GetFID());
+        if (keep_fields)
+            batch->feats.push_back(std::move(f));
+    }
     return true;
 }
 
