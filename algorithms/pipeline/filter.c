@@ -1,9 +1,9 @@
 /*
- * filter_gpu.c - see filter_gpu.h.
+ * filter.c - see filter.h.
  *
  *   to_columnar   the batch's WKB -> columnar (host)
- *   h2d           one upload of the batch (the method layer stays on the
- *                 device from the first batch on)
+ *   h2d           one upload of the batch (the method layer and its boxes
+ *                 stay on the device, pipeline/resident.h)
  *   bounds, candidates, classify      on the backend, no sync between them
  *   d2h           pairs and classes, one sync
  *   lists         CSR lists for the refine; pairs whose geometry the CPU
@@ -20,30 +20,6 @@
 #include "elements/filter/classify.h"
 #include "stages/stages.h"
 
-
-/* The method layer on the backend, uploaded once per method index. */
-static vsg_status method_on_device(vsg_exec *x, vsg_gpu_state *g, const vsg_method_index *idx)
-{
-    if (g->method_serial == idx->serial)
-        return VSG_OK;
-    vsg_columnar_free(&g->method_dev);
-    vsg_exec_free(x, g->method_boxes);
-    g->method_boxes = NULL;
-    g->method_serial = 0;
-    vsg_exec_stage_begin(x, "method_h2d");
-    vsg_status st = vsg_columnar_upload(x, idx->col, &g->method_dev);
-    vsg_exec_stage_end(x, idx->col->n_geoms, idx->col->n_coords);
-    if (st == VSG_OK)
-        st = vsg_exec_alloc(x, (size_t)idx->col->n_geoms * 4 * sizeof(double),
-                            (void **)&g->method_boxes);
-    if (st == VSG_OK) {
-        vsg_col_view mv = vsg_columnar_view(&g->method_dev);
-        st = vsg_stage_bounds(x, &mv, g->method_boxes);
-    }
-    if (st == VSG_OK)
-        g->method_serial = idx->serial;
-    return st;
-}
 
 typedef struct {
     vsg_columnar host, dev;
@@ -73,8 +49,9 @@ static void run_free(vsg_exec *x, filter_run *r)
 static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
                                  const vsg_method_index *idx, filter_run *r)
 {
-    vsg_status st = method_on_device(x, g, idx);
-    if (st != VSG_OK)
+    vsg_status st;
+    const vsg_resident *m = vsg_resident_get(&g->resident, x, idx->serial, idx->col, &st);
+    if (!m)
         return st;
     vsg_exec_stage_begin(x, "h2d");
     st = vsg_columnar_upload(x, &r->host, &r->dev);
@@ -82,15 +59,15 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     if (st == VSG_OK)
         st = vsg_exec_alloc(x, (size_t)r->host.n_geoms * 4 * sizeof(double), (void **)&r->boxes);
     vsg_col_view in = vsg_columnar_view(&r->dev);
-    vsg_col_view mv = vsg_columnar_view(&g->method_dev);
+    vsg_col_view mv = vsg_columnar_view(&m->dev);
     if (st == VSG_OK)
         st = vsg_stage_bounds(x, &in, r->boxes);
     if (st == VSG_OK)
-        st = vsg_stage_candidates(x, r->boxes, in.n_geoms, g->method_boxes, mv.n_geoms, &r->pairs);
+        st = vsg_stage_candidates(x, r->boxes, in.n_geoms, m->boxes, mv.n_geoms, &r->pairs);
     if (st == VSG_OK)
         st = vsg_exec_alloc(x, (size_t)r->pairs.n, (void **)&r->cls);
     if (st == VSG_OK)
-        st = vsg_stage_classify(x, &in, r->boxes, &mv, g->method_boxes, &r->pairs, r->cls);
+        st = vsg_stage_classify(x, &in, r->boxes, &mv, m->boxes, &r->pairs, r->cls);
     if (st != VSG_OK)
         return st;
     size_t n = (size_t)r->pairs.n;

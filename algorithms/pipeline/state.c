@@ -17,7 +17,7 @@ static vsg_gpu_state *state_of(vsg_engine *e)
     if (!e->gpu) {
         e->gpu = calloc(1, sizeof *e->gpu);
         if (e->gpu)
-            vsg_columnar_init(&e->gpu->method_dev);
+            vsg_resident_init(&e->gpu->resident);
     }
     return e->gpu;
 }
@@ -121,8 +121,7 @@ void vsg_gpu_state_destroy(vsg_engine *e)
     if (!g)
         return;
     if (g->x) {
-        vsg_columnar_free(&g->method_dev);
-        vsg_exec_free(g->x, g->method_boxes);
+        vsg_resident_clear(&g->resident, g->x);
         vsg_exec_destroy(g->x);
     }
     free(g);

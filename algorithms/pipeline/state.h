@@ -2,7 +2,8 @@
  * gpu_state.h - the engine's side of the GPU pipeline: the backend, opened
  * on first use (never at engine creation, so a statement that never
  * reaches a GPU stage never touches CUDA); the one rule for what a GPU
- * failure means; and the method layer kept on the device between batches.
+ * failure means; and what is kept on the device between batches
+ * (pipeline/resident.h).
  *
  * The failure rule, in one place: under VSGPU_EXECUTION_MODE=GPU (strict)
  * a failure of the GPU pipeline fails the call with its status and
@@ -17,17 +18,15 @@
 #include "core/engine_internal.h"
 #include "columnar/columnar.h"
 #include "exec/exec.h"
+#include "pipeline/resident.h"
 
 typedef struct vsg_gpu_state {
     vsg_exec *x;              /* NULL until opened                          */
     int broken;               /* no more GPU use in this engine             */
     char note[512];           /* first reason rows left the GPU pipeline    */
     char device[160];
-    /* the method layer on the backend, for the method index with serial
-     * method_serial (0: none) */
-    uint64_t method_serial;
-    vsg_columnar method_dev;
-    double *method_boxes;
+    /* method layers on the backend, keyed by their method index's serial */
+    vsg_resident_cache resident;
     uint64_t method_noted;    /* serial whose unsupported rows were counted */
 } vsg_gpu_state;
 
