@@ -3,7 +3,7 @@
  * a filtered orientation test and the relation of two segments.
  *
  * orientation (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and
- * Fast Robust Geometric Predicates", 1997), in two stages:
+ * Fast Robust Geometric Predicates", 1997), in three stages:
  *
  *   A  the fp64 determinant with Shewchuk's static error bound
  *      ccwerrboundA * (|acx*bcy| + |acy*bcx|): when |det| exceeds it, its
@@ -14,11 +14,15 @@
  *      TwoDiff tails, the common case for nearby points), the determinant
  *      is the exact difference of two products; TwoProduct (by FMA) turns
  *      it into a four-term expansion whose sign is exact - zero included.
- *   otherwise: VSG_ORIENT_UNCERTAIN; so are non-finite input, overflow,
- *   and products small enough for the FMA tail to underflow.
+ *   D  otherwise the determinant as an expansion: the differences as
+ *      two-term expansions, their eight products exact by FMA, summed
+ *      into one nonoverlapping expansion (vsg_cross_sign_exact).
+ *   VSG_ORIENT_UNCERTAIN is left only for non-finite input, overflow, and
+ *   products small enough for the FMA tail to underflow.
  *
- * So +1 / -1 / 0 are always right; UNCERTAIN is the only doubt, and the
- * callers turn it into "let the exact CPU engine decide".
+ * So +1 / -1 / 0 are always right; UNCERTAIN (extreme magnitudes only) is
+ * the only doubt, and the callers turn it into "let the exact CPU engine
+ * decide".
  *
  * Device code: nvcc contracts a*b+c into FMA by default; the error-free
  * transformations of stage B must not be contracted, so they use the
@@ -104,6 +108,59 @@ VSG_HD int vsg_two_two_diff_sign(double a1, double a0, double b1, double b0)
     return 0;
 }
 
+/* h = e + b for a nonoverlapping expansion e of elen terms (increasing
+ * magnitude, zeros allowed): Shewchuk's Grow-Expansion; h has elen + 1
+ * terms and is nonoverlapping too. h may not alias e. */
+VSG_HD int vsg_grow_expansion(const double *e, int elen, double b, double *h)
+{
+    double q = b;
+    for (int i = 0; i < elen; i++)
+        vsg_two_sum(q, e[i], &q, &h[i]);
+    h[elen] = q;
+    return elen + 1;
+}
+
+/* The exact sign of the cross product (b - a) x (d - c) =
+ * (bx-ax)(dy-cy) - (by-ay)(dx-cx), for any finite coordinates: each
+ * difference is a two-term expansion (TwoDiff), each of the eight products
+ * of their terms an exact pair (TwoProduct by FMA), and the sixteen terms
+ * are summed into one nonoverlapping expansion, whose sign is that of its
+ * largest nonzero term. The last stage of Shewchuk's adaptive predicates,
+ * written from the published method. Returns +1, -1, 0, or
+ * VSG_ORIENT_UNCERTAIN when a product is non-finite or so small that its
+ * FMA tail could be subnormal (then inexact). */
+VSG_HD int vsg_cross_sign_exact(double ax, double ay, double bx, double by, double cx,
+                                double cy, double dx, double dy)
+{
+    double u[2][2], v[2][2];   /* [x|y][high, low] of b - a and d - c */
+    vsg_two_diff(bx, ax, &u[0][0], &u[0][1]);
+    vsg_two_diff(by, ay, &u[1][0], &u[1][1]);
+    vsg_two_diff(dx, cx, &v[0][0], &v[0][1]);
+    vsg_two_diff(dy, cy, &v[1][0], &v[1][1]);
+    double e[16], h[16];
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double p = VSG_FMUL(u[0][i], v[1][j]);          /* + ux * vy */
+            double q = VSG_FMUL(u[1][i], v[0][j]);          /* - uy * vx */
+            if (!(fabs(p) <= 1.79e308) || !(fabs(q) <= 1.79e308) ||
+                (p != 0 && fabs(p) < VSG_PRED_TINY) || (q != 0 && fabs(q) < VSG_PRED_TINY))
+                return VSG_ORIENT_UNCERTAIN;
+            double t[4] = {p, fma(u[0][i], v[1][j], -p), -q, -fma(u[1][i], v[0][j], -q)};
+            for (int k = 0; k < 4; k++) {
+                if (t[k] == 0.0)
+                    continue;
+                n = vsg_grow_expansion(e, n, t[k], h);
+                for (int m = 0; m < n; m++)
+                    e[m] = h[m];
+            }
+        }
+    for (int m = n - 1; m >= 0; m--)
+        if (e[m] != 0.0)
+            return e[m] > 0.0 ? 1 : -1;
+    return 0;
+}
+
 /* Orientation of c relative to the directed line a->b: VSG_ORIENT_*. */
 VSG_HD int vsg_orient2d(double ax, double ay, double bx, double by, double cx, double cy)
 {
@@ -125,8 +182,8 @@ VSG_HD int vsg_orient2d(double ax, double ay, double bx, double by, double cx, d
     vsg_two_diff(bx, cx, &dx2, &tx2);
     vsg_two_diff(ay, cy, &dy1, &ty1);
     vsg_two_diff(by, cy, &dy2, &ty2);
-    if (tx1 != 0 || tx2 != 0 || ty1 != 0 || ty2 != 0)
-        return VSG_ORIENT_UNCERTAIN;
+    if (tx1 != 0 || tx2 != 0 || ty1 != 0 || ty2 != 0)   /* stage D: expansions */
+        return vsg_cross_sign_exact(cx, cy, ax, ay, cx, cy, bx, by);
     double p1 = VSG_FMUL(dx1, dy2), p2 = VSG_FMUL(dy1, dx2);
     if ((p1 != 0 && fabs(p1) < VSG_PRED_TINY) || (p2 != 0 && fabs(p2) < VSG_PRED_TINY))
         return VSG_ORIENT_UNCERTAIN;

@@ -19,6 +19,7 @@
 #define VSG_ELEMENTS_RECT_CLIP_PRED_H
 
 #include "elements/hd.h"
+#include "elements/predicates.h"
 
 /* rect = xmin, ymin, xmax, ymax throughout. */
 enum { RC_IN = 0, RC_ON = 1, RC_OUT = 2 };
@@ -34,54 +35,18 @@ VSG_HD int rc_where(const double *r, double x, double y)
 }
 
 /* ---- exact sign of a 2x2 determinant -------------------------------------- */
-VSG_HD void rc_two_sum(double a, double b, double *s, double *e)
-{
-    double x = a + b;
-    double bv = x - a;
-    double av = x - bv;
-    *s = x;
-    *e = (a - av) + (b - bv);
-}
-
-/* h = e + b for a non-overlapping expansion e of elen terms (increasing
- * magnitude); h has elen + 1 terms. */
-VSG_HD int rc_grow(const double *e, int elen, double b, double *h)
-{
-    double q = b;
-    for (int i = 0; i < elen; i++)
-        rc_two_sum(q, e[i], &q, &h[i]);
-    h[elen] = q;
-    return elen + 1;
-}
-
-/* Sign of (bx-ax)(dy-cy) - (by-ay)(dx-cx), exactly, from 16 exact terms. */
+/* Sign of (bx-ax)(dy-cy) - (by-ay)(dx-cx), exactly (elements/predicates.h).
+ * At magnitudes where even the expansion cannot be exact (products beyond
+ * the double range or near underflow) the rounded determinant's sign is the
+ * answer: both backends compute it alike. */
 VSG_HD int rc_det_exact(double ax, double ay, double bx, double by, double cx, double cy,
                         double dx, double dy)
 {
-    double u[2][2], v[2][2];   /* [x|y][high, low] of b - a and d - c */
-    rc_two_sum(bx, -ax, &u[0][0], &u[0][1]);
-    rc_two_sum(by, -ay, &u[1][0], &u[1][1]);
-    rc_two_sum(dx, -cx, &v[0][0], &v[0][1]);
-    rc_two_sum(dy, -cy, &v[1][0], &v[1][1]);
-    double e[16], h[16];
-    int n = 0;
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            double p = u[0][i] * v[1][j];             /* + ux * vy */
-            double pe = fma(u[0][i], v[1][j], -p);
-            double q = u[1][i] * v[0][j];             /* - uy * vx */
-            double qe = fma(u[1][i], v[0][j], -q);
-            double t[4] = {p, pe, -q, -qe};
-            for (int k = 0; k < 4; k++) {
-                n = rc_grow(e, n, t[k], h);
-                for (int m = 0; m < n; m++)
-                    e[m] = h[m];
-            }
-        }
-    for (int m = n - 1; m >= 0; m--)
-        if (e[m] != 0.0)
-            return e[m] > 0.0 ? 1 : -1;
-    return 0;
+    int s = vsg_cross_sign_exact(ax, ay, bx, by, cx, cy, dx, dy);
+    if (s != VSG_ORIENT_UNCERTAIN)
+        return s;
+    double det = (bx - ax) * (dy - cy) - (by - ay) * (dx - cx);
+    return det > 0 ? 1 : det < 0 ? -1 : 0;
 }
 
 /* Sign of the cross product of (b - a) and (d - c). */

@@ -278,6 +278,45 @@ static void orientation_agrees_with_geos_near_degenerate(void)
     CHECK(vsg_orient2d(0, 0, INFINITY, 0, 1, 1) == VSG_ORIENT_UNCERTAIN);
 }
 
+/* Points on y = x, y = 2x and y = -x (exactly representable) with wildly
+ * different magnitudes, so that the coordinate differences are inexact:
+ * stage B cannot decide, the expansion (stage D) must, and the answer is
+ * known by construction: 0 on the line, and the side of a point moved off
+ * it by one ulp. */
+static void orientation_exact_when_differences_are_not(void)
+{
+    int wrong = 0, uncertain = 0, tested = 0;
+    for (int t = 0; t < 100000; t++) {
+        double v[3];
+        for (int k = 0; k < 3; k++) {
+            double mag = ldexp(1.0, (int)rng_int(60) - 30);
+            v[k] = (rng01() - 0.5) * mag;
+        }
+        if (v[0] == v[1])
+            continue;
+        int line = (int)rng_int(3);                 /* y = x, y = 2x, y = -x */
+        double m = line == 0 ? 1.0 : line == 1 ? 2.0 : -1.0;
+        double ax = v[0], ay = m * v[0], bx = v[1], by = m * v[1], cx = v[2], cy = m * v[2];
+        int expect = 0;
+        int move = (int)rng_int(3) - 1;             /* c moved up, not, or down by one ulp */
+        if (move != 0 && cy != 0) {
+            cy = nextafter(cy, move > 0 ? INFINITY : -INFINITY);
+            /* moving c up puts it left of a->b when a->b points to +x */
+            expect = (move > 0) == (bx > ax) ? VSG_ORIENT_CCW : VSG_ORIENT_CW;
+        }
+        int o = vsg_orient2d(ax, ay, bx, by, cx, cy);
+        tested++;
+        if (o == VSG_ORIENT_UNCERTAIN)
+            uncertain++;
+        else if (o != expect)
+            wrong++;
+    }
+    fprintf(stderr, "  orientation with inexact differences: %d tested, %d uncertain, %d wrong\n",
+            tested, uncertain, wrong);
+    CHECK(wrong == 0);
+    CHECK(uncertain == 0);
+}
+
 static GEOSGeometry *seg_geom(double x0, double y0, double x1, double y1)
 {
     GEOSCoordSequence *cs = GEOSCoordSeq_create_r(ctx, 2, 2);
@@ -907,6 +946,7 @@ int main(void)
     ctx = GEOS_init_r();
     RUN(orientation_is_exact_on_integer_grids);
     RUN(orientation_agrees_with_geos_near_degenerate);
+    RUN(orientation_exact_when_differences_are_not);
     RUN(segment_relation_agrees_with_geos);
     RUN(bounds_equal_geos_envelopes);
     RUN(candidates_equal_brute_force);
