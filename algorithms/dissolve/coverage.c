@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "dissolve/dissolve_internal.h"
+
+#include "core/fault.h"
 #include "dissolve/union_step.h"
 
 /* A collection of clones of members [first, first + n) of one kind:
@@ -20,7 +22,7 @@
 static GEOSGeometry *clone_members(vsg_worker *w, dissolve_t *d, size_t first, size_t n,
                                    int repaired, size_t *count)
 {
-    GEOSGeometry **c = malloc((n ? n : 1) * sizeof *c);
+    GEOSGeometry **c = vsg_malloc((n ? n : 1) * sizeof *c);
     *count = 0;
     if (!c)
         return NULL;
@@ -61,7 +63,7 @@ static GEOSGeometry *coverage_of_members(vsg_worker *w, dissolve_t *d, size_t fi
     if (!u || n_clean == n)
         return u;
     GEOSGeometry *rep = clone_members(w, d, first, n, 1, &n_repaired);
-    GEOSGeometry *r = rep ? GEOSUnaryUnion_r(w->ctx, rep) : NULL;
+    GEOSGeometry *r = rep ? vsg_worker_unary_union(w, -1, rep) : NULL;
     GEOSGeometry *all = r ? vsg_union_two_polygonal(w, u, r) : NULL;
     if (rep)
         GEOSGeom_destroy_r(w->ctx, rep);
@@ -135,8 +137,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
 {
     double t0 = vsg_now_s();
     size_t cap = (size_t)d->n_groups * VSG_COVERAGE_PROBES + 1;
-    coverage_job *jobs = malloc(cap * sizeof *jobs);
-    unsigned char *passed = calloc(cap, 1);
+    coverage_job *jobs = vsg_malloc(cap * sizeof *jobs);
+    unsigned char *passed = vsg_calloc(cap, 1);
     if (!jobs || !passed) {
         free(jobs);
         free(passed);

@@ -15,7 +15,10 @@ vsg_status vsg_stage_bounds(vsg_exec *x, const vsg_col_view *v, double *boxes)
 {
     vsg_status st = VSG_OK;
     vsg_exec_stage_begin(x, "bounds");
-    if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
+    st = vsg_exec_launch(x, "bounds");
+    if (st != VSG_OK) {
+        /* the launch failed: nothing ran */
+    } else if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
 #ifdef VSGPU_HAVE_CUDA
         st = vsg_launch_bounds(vsg_exec_gpu(x), v, boxes);
 #else

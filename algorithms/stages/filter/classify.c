@@ -25,7 +25,10 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const vsg_col_
 {
     vsg_status st = VSG_OK;
     vsg_exec_stage_begin(x, "classify");
-    if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
+    st = vsg_exec_launch(x, "classify");
+    if (st != VSG_OK) {
+        /* the launch failed: nothing ran */
+    } else if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
 #ifdef VSGPU_HAVE_CUDA
         st = vsg_launch_classify(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n, cls);
 #else
