@@ -18,7 +18,7 @@ coverage union's helper).
 Under the sanitizer run (scripts/test-sanitizers.sh) the child processes
 run with leak checking on and any sanitizer report fails the test.
 
-VSGPU_FAULT_SAMPLES=all sweeps every n (an hour on 2 cores), VSGPU_FAULT_SAMPLES=<k>
+VSGPU_TEST_FAULT_SAMPLES=all sweeps every n (an hour on 2 cores), VSGPU_TEST_FAULT_SAMPLES=<k>
 k evenly spread n of each kind; the default is a bounded sample (SAMPLE).
 """
 
@@ -99,7 +99,7 @@ def counts(plugin_dir, tmp, op, mode):
 
 
 def sample(total, size):
-    wanted = os.environ.get("VSGPU_FAULT_SAMPLES", "").lower()
+    wanted = os.environ.get("VSGPU_TEST_FAULT_SAMPLES", "").lower()
     if wanted.isdigit() and int(wanted) > 1:
         size = int(wanted)
     if wanted == "all" or total <= size:
