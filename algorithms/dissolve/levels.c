@@ -110,9 +110,18 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
             n += d->groups[g].n_partials / 2;
         if (n == 0 || vsg_dissolve_stopped(d))
             break;
+        /* Both arrays before any partial moves: a failure leaves every
+         * partial with its group (freed by dissolve_free). */
+        /* n_groups >= 1 here (a level has work); the bound also tells
+         * the compiler the size cannot wrap. */
+        size_t n_odd = d->n_groups > 0 ? (size_t)d->n_groups : 1;
         GEOSGeometry **pairs = vsg_malloc(2 * n * sizeof *pairs);
-        if (!pairs)
+        GEOSGeometry **odd = vsg_calloc(n_odd, sizeof *odd);
+        if (!pairs || !odd) {
+            free(pairs);
+            free(odd);
             return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        }
         size_t t = 0;
         for (int64_t g = 0; g < d->n_groups; g++) {
             group_t *gr = &d->groups[g];
@@ -132,14 +141,6 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
             }
         }
         /* Carry the odd ones: remember them before run_level refills. */
-        /* n_groups >= 1 here (a level has work); the bound also tells
-         * the compiler the size cannot wrap. */
-        size_t n_odd = d->n_groups > 0 ? (size_t)d->n_groups : 1;
-        GEOSGeometry **odd = vsg_calloc(n_odd, sizeof *odd);
-        if (!odd) {
-            free(pairs);
-            return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-        }
         for (int64_t g = 0; g < d->n_groups; g++) {
             group_t *gr = &d->groups[g];
             if (gr->n_partials % 2 == 1) {

@@ -52,6 +52,9 @@ GPU_KINDS = ("dev_alloc", "gpu_call")
 # Runs per (operation, kind, mode): all n when there are at most this many.
 SAMPLE = {"host_alloc": 16, "dev_alloc": 10, "gpu_call": 10, "geos": 12}
 
+# Runs with 4 threads per (operation, kind, mode).
+THREADED_SAMPLE = 3
+
 # Child processes at once (each runs one thread).
 WORKERS = 2
 
@@ -68,9 +71,10 @@ def config(mode, threads=1):
     return cfg
 
 
-def run(plugin_dir, tmp, op, mode, fault=None, count_file=None):
+def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1):
     """One ogr2ogr run: (return code, stderr, output bytes or None)."""
-    out = tmp / ("out-%s-%s-%s.geojson" % (op, mode, (fault or "none").replace(":", "_")))
+    out = tmp / ("out-%s-%s-%s-%d.geojson" % (op, mode, (fault or "none").replace(":", "_"),
+                                               threads))
     if out.exists():
         out.unlink()
     env = {}
@@ -82,7 +86,7 @@ def run(plugin_dir, tmp, op, mode, fault=None, count_file=None):
         env["ASAN_OPTIONS"] = "detect_leaks=1"
     path, sql = STATEMENTS[op]
     p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", out, "VSGPU:" + path, "-dialect", "VSGPU",
-                    "-sql", sql], plugin_dir, config=config(mode), env=env)
+                    "-sql", sql], plugin_dir, config=config(mode, threads), env=env)
     data = out.read_bytes() if p.returncode == 0 and out.exists() else None
     return p.returncode, p.stderr, data
 
@@ -164,18 +168,22 @@ def test_fault_sweep(plugin_dir, tmp_path, op):
         for kind in kinds:
             assert n_events[kind] > 0, (op, mode, kind, n_events)
             for n in sample(n_events[kind], SAMPLE[kind]):
-                jobs.append((mode, kind, n, reference))
+                jobs.append((mode, kind, n, 1, reference))
+            # a few with several threads: the n-th event is then one of
+            # several (or none, if the run makes fewer), the rules the same
+            for n in sample(n_events[kind], THREADED_SAMPLE):
+                jobs.append((mode, kind, n, 4, reference))
     print("\n%s: %d runs" % (op, len(jobs)))
 
     def one(job):
-        mode, kind, n, reference = job
+        mode, kind, n, threads, reference = job
         fault = "%s:%d" % (kind, n)
-        rc, err, data = run(plugin_dir, tmp_path, op, mode, fault=fault)
-        label = "%s %s VSGPU_FAULT=%s" % (op, mode, fault)
+        rc, err, data = run(plugin_dir, tmp_path, op, mode, fault=fault, threads=threads)
+        label = "%s %s VSGPU_FAULT=%s, %d threads" % (op, mode, fault, threads)
         return check((rc, err, data, label), kind, mode, reference, cpu_reference), job
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        for result, (mode, kind, n, _) in pool.map(one, jobs):
+        for result, (mode, kind, n, _, _) in pool.map(one, jobs):
             outcomes.setdefault((mode, kind), {}).setdefault(result, 0)
             outcomes[(mode, kind)][result] += 1
     for (mode, kind), o in sorted(outcomes.items()):
