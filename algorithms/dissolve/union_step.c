@@ -165,7 +165,12 @@ static vsg_status union_two(vsg_worker *w, GEOSGeometry **parts, int polygonal,
                      : vsg_worker_union(w, parts[0], parts[1]);
     GEOSGeom_destroy_r(w->ctx, parts[0]);
     GEOSGeom_destroy_r(w->ctx, parts[1]);
-    return *out ? VSG_OK : VSG_ERR_GEOS;
+    if (*out)
+        return VSG_OK;
+    /* GEOS reports every failure of its own through the worker's handler
+     * (the caller cleared the message); none means one of the polygonal
+     * union's own allocations failed: say so, not "unknown GEOS error". */
+    return w->has_geos_msg ? VSG_ERR_GEOS : VSG_ERR_NOMEM;
 }
 
 vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int polygonal,
