@@ -11,6 +11,8 @@
  */
 #include "columnar/columnar.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,15 +69,15 @@ vsg_status vsg_columnar_alloc_host(vsg_columnar *c, int64_t n_geoms, int64_t n_p
     col_sizes s;
     if (!sizes_for(n_geoms, n_parts, n_rings, n_coords, has_z, &s))
         return VSG_ERR_NOMEM;
-    /* malloc(0) may be NULL: zero-length arrays are simply NULL. */
-    c->type = s.type ? malloc(s.type) : NULL;
-    c->flags = s.flags ? malloc(s.flags) : NULL;
-    c->geom_part = calloc(1, s.geom_part);
-    c->part_ring = calloc(1, s.part_ring);
-    c->ring_coord = calloc(1, s.ring_coord);
-    c->x = s.coord ? malloc(s.coord) : NULL;
-    c->y = s.coord ? malloc(s.coord) : NULL;
-    c->z = s.z ? malloc(s.z) : NULL;
+    /* vsg_malloc(0) may be NULL: zero-length arrays are simply NULL. */
+    c->type = s.type ? vsg_malloc(s.type) : NULL;
+    c->flags = s.flags ? vsg_malloc(s.flags) : NULL;
+    c->geom_part = vsg_calloc(1, s.geom_part);
+    c->part_ring = vsg_calloc(1, s.part_ring);
+    c->ring_coord = vsg_calloc(1, s.ring_coord);
+    c->x = s.coord ? vsg_malloc(s.coord) : NULL;
+    c->y = s.coord ? vsg_malloc(s.coord) : NULL;
+    c->z = s.z ? vsg_malloc(s.z) : NULL;
     if ((s.type && (!c->type || !c->flags)) || !c->geom_part || !c->part_ring ||
         !c->ring_coord || (s.coord && (!c->x || !c->y)) || (s.z && !c->z)) {
         vsg_columnar_free(c);

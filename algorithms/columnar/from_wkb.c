@@ -36,6 +36,8 @@
  */
 #include "columnar/columnar.h"
 
+#include "core/fault.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -470,7 +472,7 @@ vsg_status vsg_columnar_from_wkb(const vsg_wkb_array *in, vsg_columnar *out,
     if (!in || (in->count && (!in->wkb || !in->size)) || in->count > (size_t)INT64_MAX - 1)
         return VSG_ERR_INVALID_ARG;
 
-    uint8_t *kind = malloc(in->count ? in->count : 1);
+    uint8_t *kind = vsg_malloc(in->count ? in->count : 1);
     if (!kind)
         return VSG_ERR_NOMEM;
     walker w;

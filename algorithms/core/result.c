@@ -3,6 +3,8 @@
  */
 #include "result.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +31,7 @@ void vsg_result_clear(vsg_result *r)
  * caller can leave r consistent. */
 static int grow(void **p, size_t elem, size_t capacity)
 {
-    void *q = realloc(*p, elem * capacity);
+    void *q = vsg_realloc(*p, elem * capacity);
     if (!q)
         return -1;
     *p = q;

@@ -3,6 +3,8 @@
  */
 #include "worker.h"
 
+#include "core/fault.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,29 +64,51 @@ vsg_status vsg_worker_init(vsg_worker *w)
 }
 
 /* A failure as GEOS reports one: NULL and a message. */
-static GEOSGeometry *injected_failure(vsg_worker *w)
+static GEOSGeometry *injected_failure(vsg_worker *w, const char *hook, long long n)
 {
-    snprintf(w->geos_msg, sizeof w->geos_msg,
-             "TopologyException: injected failure (VSGPU_FAULT_GEOS_ROW=%lld)",
-             (long long)w->fault_row);
+    snprintf(w->geos_msg, sizeof w->geos_msg, "TopologyException: injected failure (%s%lld)",
+             hook, n);
     w->has_geos_msg = 1;
     return NULL;
+}
+
+/* The injected failure for this operation, if any: the row hook
+ * (VSGPU_FAULT_GEOS_ROW) or the n-th GEOS operation (VSGPU_FAULT=geos:n). */
+static int injected(vsg_worker *w, int64_t row)
+{
+    int64_t n = vsg_fault_hit(VSG_FAULT_GEOS);
+    if (n) {
+        injected_failure(w, "VSGPU_FAULT=geos:", (long long)n);
+        return 1;
+    }
+    if (row >= 0 && row == w->fault_row) {
+        injected_failure(w, "VSGPU_FAULT_GEOS_ROW=", (long long)w->fault_row);
+        return 1;
+    }
+    return 0;
 }
 
 GEOSGeometry *vsg_worker_intersection(vsg_worker *w, int64_t row, const GEOSGeometry *a,
                                       const GEOSGeometry *b)
 {
-    if (row == w->fault_row)
-        return injected_failure(w);
-    return GEOSIntersection_r(w->ctx, a, b);
+    return injected(w, row) ? NULL : GEOSIntersection_r(w->ctx, a, b);
 }
 
 GEOSGeometry *vsg_worker_clip_by_rect(vsg_worker *w, int64_t row, const GEOSGeometry *g,
                                       const double *rect)
 {
-    if (row == w->fault_row)
-        return injected_failure(w);
-    return GEOSClipByRect_r(w->ctx, g, rect[0], rect[1], rect[2], rect[3]);
+    return injected(w, row) ? NULL
+                            : GEOSClipByRect_r(w->ctx, g, rect[0], rect[1], rect[2], rect[3]);
+}
+
+GEOSGeometry *vsg_worker_union(vsg_worker *w, const GEOSGeometry *a, const GEOSGeometry *b)
+{
+    return injected(w, -1) ? NULL : GEOSUnion_r(w->ctx, a, b);
+}
+
+GEOSGeometry *vsg_worker_unary_union(vsg_worker *w, int64_t row, const GEOSGeometry *g)
+{
+    return injected(w, row) ? NULL : GEOSUnaryUnion_r(w->ctx, g);
 }
 
 void vsg_worker_destroy(vsg_worker *w)

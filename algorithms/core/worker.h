@@ -33,15 +33,22 @@ void vsg_worker_destroy(vsg_worker *w);
 const char *vsg_worker_take_message(vsg_worker *w);
 
 /* The engine's GEOS overlay operations, through one door. In builds with
- * VSGPU_FAULT_INJECTION (test builds), the configuration
- * VSGPU_FAULT_GEOS_ROW=<n> makes every overlay of batch row n fail as a
- * GEOS exception does (NULL, message "TopologyException: injected ..."):
+ * VSGPU_FAULT_INJECTION (test builds) a failure can be injected, as a GEOS
+ * exception gives one (NULL, message "TopologyException: injected ..."):
  * the one failure that every GEOS version raises, for the tests of
- * SKIP_FAILURES and of error reporting. row: the input's row in its batch. */
+ * SKIP_FAILURES and of error reporting:
+ *   VSGPU_FAULT_GEOS_ROW=<n>  every overlay of batch row n fails;
+ *   VSGPU_FAULT=geos:<n>      the n-th overlay of the process fails
+ *                             (core/fault.h).
+ * row: the input's row in its batch (-1: none). Coverage unions are not
+ * doors: their failure is a branch (the unary union follows), not an
+ * error. */
 GEOSGeometry *vsg_worker_intersection(vsg_worker *w, int64_t row, const GEOSGeometry *a,
                                       const GEOSGeometry *b);
 GEOSGeometry *vsg_worker_clip_by_rect(vsg_worker *w, int64_t row, const GEOSGeometry *g,
                                       const double *rect);
+GEOSGeometry *vsg_worker_union(vsg_worker *w, const GEOSGeometry *a, const GEOSGeometry *b);
+GEOSGeometry *vsg_worker_unary_union(vsg_worker *w, int64_t row, const GEOSGeometry *g);
 
 /* Forgets a stale message before an operation whose failure we report. */
 static inline void vsg_worker_clear_message(vsg_worker *w)

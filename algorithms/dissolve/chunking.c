@@ -3,6 +3,8 @@
  */
 #include "chunking.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 
 /* Spreads the low 15 bits of v to the even bit positions. */
@@ -51,7 +53,7 @@ int vsg_morton_sort(int64_t *members, size_t n, const double *boxes)
 {
     if (n < 2)
         return 0;
-    keyed *k = malloc(n * sizeof *k);
+    keyed *k = vsg_malloc(n * sizeof *k);
     if (!k)
         return -1;
     double ext[4];

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "dissolve/dissolve_internal.h"
+
+#include "core/fault.h"
 #include "dissolve/union_step.h"
 
 /* A collection of clones of members [first, first + n) of one kind:
@@ -18,12 +20,14 @@
  * members, which the unary path needs if it fails (GEOS 3.11 cannot take
  * parts back out of a collection). *count: how many were taken. */
 static GEOSGeometry *clone_members(vsg_worker *w, dissolve_t *d, size_t first, size_t n,
-                                   int repaired, size_t *count)
+                                   int repaired, size_t *count, int *nomem)
 {
-    GEOSGeometry **c = malloc((n ? n : 1) * sizeof *c);
+    GEOSGeometry **c = vsg_malloc((n ? n : 1) * sizeof *c);
     *count = 0;
-    if (!c)
+    if (!c) {
+        *nomem = 1;
         return NULL;
+    }
     size_t k = 0;
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
@@ -50,19 +54,26 @@ static GEOSGeometry *clone_members(vsg_worker *w, dissolve_t *d, size_t first, s
  * vertices, so it would make the whole coverage union fail; kept apart, it
  * costs one small union and one merge instead of sending the group to the
  * unary union. NULL: not a coverage (or GEOS failed): the caller takes the
- * unary path. */
-static GEOSGeometry *coverage_of_members(vsg_worker *w, dissolve_t *d, size_t first, size_t n)
+ * unary path; or, with *nomem set, one of our allocations failed: an error,
+ * not a property of the data (taking the other path would make the output
+ * depend on memory). */
+static GEOSGeometry *coverage_of_members(vsg_worker *w, dissolve_t *d, size_t first, size_t n,
+                                         int *nomem)
 {
     size_t n_clean = 0, n_repaired = 0;
-    GEOSGeometry *clean = clone_members(w, d, first, n, 0, &n_clean);
+    *nomem = 0;
+    GEOSGeometry *clean = clone_members(w, d, first, n, 0, &n_clean, nomem);
     GEOSGeometry *u = clean && n_clean >= 2 ? vsg_coverage_union_checked(w, clean) : NULL;
     if (clean)
         GEOSGeom_destroy_r(w->ctx, clean);
     if (!u || n_clean == n)
         return u;
-    GEOSGeometry *rep = clone_members(w, d, first, n, 1, &n_repaired);
-    GEOSGeometry *r = rep ? GEOSUnaryUnion_r(w->ctx, rep) : NULL;
+    GEOSGeometry *rep = clone_members(w, d, first, n, 1, &n_repaired, nomem);
+    GEOSGeometry *r = rep ? vsg_worker_unary_union(w, -1, rep) : NULL;
+    vsg_worker_clear_message(w);
     GEOSGeometry *all = r ? vsg_union_two_polygonal(w, u, r) : NULL;
+    if (r && !all && !w->has_geos_msg)
+        *nomem = 1;   /* GEOS reports its failures; none: an allocation */
     if (rep)
         GEOSGeom_destroy_r(w->ctx, rep);
     if (r)
@@ -100,7 +111,11 @@ static void coverage_task(void *vp, size_t t, int wid)
     size_t n = 0;
     for (size_t k = 0; k < job->n_chunks; k++)
         n += d->chunks[job->first_chunk + k].count;
-    GEOSGeometry *u = coverage_of_members(w, d, c0->first, n);
+    int nomem = 0;
+    GEOSGeometry *u = coverage_of_members(w, d, c0->first, n, &nomem);
+    if (nomem)
+        vsg_failure_record(&d->b.failure, (int64_t)t, VSG_ERR_NOMEM, -1, -1,
+                           "group #%lld: coverage union: out of memory", (long long)job->group);
     p->passed[t] = u != NULL;
     if (!u || !p->whole) {
         if (u)
@@ -120,6 +135,16 @@ static void coverage_task(void *vp, size_t t, int wid)
     vsg_dissolve_progress(d, wid);
 }
 
+/* One pass of coverage tasks; an allocation failure in any of them fails
+ * the statement (task indexes restart per pass, as the failure record's). */
+static vsg_status run_pass(dissolve_t *d, coverage_pass *p, size_t n)
+{
+    vsg_failure_destroy(&d->b.failure);
+    vsg_failure_init(&d->b.failure);
+    vsg_pool_run(d->b.e->pool, n, coverage_task, p);
+    return vsg_engine_take_failure(d->b.e, &d->b.failure);
+}
+
 /* Probes in two stages, so that the common cases cost one chunk:
  *  1. the group's first chunk. Passed: the whole group is tried at once;
  *     if that fails, the group is still mostly a coverage (real layers
@@ -135,8 +160,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
 {
     double t0 = vsg_now_s();
     size_t cap = (size_t)d->n_groups * VSG_COVERAGE_PROBES + 1;
-    coverage_job *jobs = malloc(cap * sizeof *jobs);
-    unsigned char *passed = calloc(cap, 1);
+    coverage_job *jobs = vsg_malloc(cap * sizeof *jobs);
+    unsigned char *passed = vsg_calloc(cap, 1);
     if (!jobs || !passed) {
         free(jobs);
         free(passed);
@@ -152,7 +177,9 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
             gr->coverage_ok = 0;
     }
     coverage_pass p = {d, jobs, 0, passed};
-    vsg_pool_run(d->b.e->pool, n, coverage_task, &p);
+    vsg_status st = run_pass(d, &p, n);
+    if (st != VSG_OK)
+        goto done;
 
     /* Passed: a whole-group job (front of jobs). Failed: stage-2 probes
      * (back of jobs, counted down from cap). */
@@ -173,7 +200,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
      * passed -> the chunks try coverage union. */
     memset(passed, 0, cap);
     p.jobs = jobs + back;
-    vsg_pool_run(d->b.e->pool, cap - back, coverage_task, &p);
+    if ((st = run_pass(d, &p, cap - back)) != VSG_OK)
+        goto done;
     for (size_t t = back; t < cap;) {
         int64_t g = jobs[t].group;
         size_t probes = 1, ok = 0;
@@ -186,7 +214,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
     memset(passed, 0, m);
     p.jobs = jobs;
     p.whole = 1;
-    vsg_pool_run(d->b.e->pool, m, coverage_task, &p);
+    if ((st = run_pass(d, &p, m)) != VSG_OK)
+        goto done;
     int64_t accepted = 0;
     for (size_t t = 0; t < m; t++) {
         if (passed[t]) {
@@ -198,7 +227,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
     }
     vsg_profile_add(d->b.e->profile, "coverage_union", "CPU", vsg_now_s() - t0, (int64_t)n,
                     accepted, 0, 0, 0);
+done:
     free(jobs);
     free(passed);
-    return VSG_OK;
+    return st;
 }

@@ -38,6 +38,8 @@
 #include <string.h>
 
 #include "core/result.h"
+
+#include "core/fault.h"
 #include "dissolve/chunking.h"
 #include "dissolve/dissolve_internal.h"
 #include "geometry/dimension.h"
@@ -82,8 +84,8 @@ static vsg_status plan(dissolve_t *d)
 {
     double t0 = vsg_now_s();
     size_t n = d->b.n, G = (size_t)d->n_groups;
-    size_t *count = calloc(G + 1, sizeof *count);
-    d->members = malloc((n ? n : 1) * sizeof *d->members);
+    size_t *count = vsg_calloc(G + 1, sizeof *count);
+    d->members = vsg_malloc((n ? n : 1) * sizeof *d->members);
     if (!count || !d->members) {
         free(count);
         return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
@@ -98,7 +100,7 @@ static vsg_status plan(dissolve_t *d)
     }
     for (size_t g = 0; g < G; g++)
         count[g + 1] += count[g];
-    size_t *fill = malloc((G ? G : 1) * sizeof *fill);
+    size_t *fill = vsg_malloc((G ? G : 1) * sizeof *fill);
     if (!fill) {
         free(count);
         return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
@@ -110,13 +112,13 @@ static vsg_status plan(dissolve_t *d)
     free(fill);
 
     /* Boxes as one array for the Morton sort. */
-    double *boxes = malloc((n ? n : 1) * 4 * sizeof *boxes);
+    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
     size_t n_chunks = 0;
     for (size_t g = 0; g < G; g++) {
         size_t m = count[g + 1] - count[g];
         n_chunks += (m + VSG_DISSOLVE_CHUNK - 1) / VSG_DISSOLVE_CHUNK;
     }
-    d->chunks = malloc((n_chunks ? n_chunks : 1) * sizeof *d->chunks);
+    d->chunks = vsg_malloc((n_chunks ? n_chunks : 1) * sizeof *d->chunks);
     if (!boxes || !d->chunks) {
         free(boxes);
         free(count);
@@ -138,7 +140,7 @@ static vsg_status plan(dissolve_t *d)
             /* One slot per chunk: merge levels only shrink the count. */
             size_t nc = (m + VSG_DISSOLVE_CHUNK - 1) / VSG_DISSOLVE_CHUNK;
             d->groups[g].n_chunks = nc;
-            d->groups[g].partials = calloc(nc, sizeof(GEOSGeometry *));
+            d->groups[g].partials = vsg_calloc(nc, sizeof(GEOSGeometry *));
             if (!d->groups[g].partials) {
                 st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
                 break;
@@ -264,7 +266,7 @@ vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t
         return st;
     d.group_of = group_of;
     d.n_groups = n_groups;
-    d.groups = calloc(n_groups ? (size_t)n_groups : 1, sizeof *d.groups);
+    d.groups = vsg_calloc(n_groups ? (size_t)n_groups : 1, sizeof *d.groups);
     if (!d.groups)
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
 

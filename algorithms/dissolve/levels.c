@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "dissolve/dissolve_internal.h"
+
+#include "core/fault.h"
 #include "dissolve/union_step.h"
 
 static void step_task(void *vd, size_t t, int wid)
@@ -67,8 +69,8 @@ static vsg_status run_level(dissolve_t *d, step_t *steps, size_t n_steps, const 
 
 vsg_status vsg_dissolve_union_chunks(dissolve_t *d)
 {
-    d->all_steps = calloc(d->n_chunks + 1, sizeof *d->all_steps);
-    GEOSGeometry **slots = malloc((d->b.n ? d->b.n : 1) * sizeof *slots);
+    d->all_steps = vsg_calloc(d->n_chunks + 1, sizeof *d->all_steps);
+    GEOSGeometry **slots = vsg_malloc((d->b.n ? d->b.n : 1) * sizeof *slots);
     if (!d->all_steps || !slots) {
         free(slots);
         return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
@@ -108,9 +110,18 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
             n += d->groups[g].n_partials / 2;
         if (n == 0 || vsg_dissolve_stopped(d))
             break;
-        GEOSGeometry **pairs = malloc(2 * n * sizeof *pairs);
-        if (!pairs)
+        /* Both arrays before any partial moves: a failure leaves every
+         * partial with its group (freed by dissolve_free). */
+        /* n_groups >= 1 here (a level has work); the bound also tells
+         * the compiler the size cannot wrap. */
+        size_t n_odd = d->n_groups > 0 ? (size_t)d->n_groups : 1;
+        GEOSGeometry **pairs = vsg_malloc(2 * n * sizeof *pairs);
+        GEOSGeometry **odd = vsg_calloc(n_odd, sizeof *odd);
+        if (!pairs || !odd) {
+            free(pairs);
+            free(odd);
             return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        }
         size_t t = 0;
         for (int64_t g = 0; g < d->n_groups; g++) {
             group_t *gr = &d->groups[g];
@@ -130,14 +141,6 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
             }
         }
         /* Carry the odd ones: remember them before run_level refills. */
-        /* n_groups >= 1 here (a level has work); the bound also tells
-         * the compiler the size cannot wrap. */
-        size_t n_odd = d->n_groups > 0 ? (size_t)d->n_groups : 1;
-        GEOSGeometry **odd = calloc(n_odd, sizeof *odd);
-        if (!odd) {
-            free(pairs);
-            return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-        }
         for (int64_t g = 0; g < d->n_groups; g++) {
             group_t *gr = &d->groups[g];
             if (gr->n_partials % 2 == 1) {

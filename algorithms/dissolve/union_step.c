@@ -3,6 +3,8 @@
  */
 #include "union_step.h"
 
+#include "core/fault.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ static int parts_of(vsg_worker *w, const GEOSGeometry *g, const GEOSGeometry ***
     int n = type >= GEOS_MULTIPOINT ? GEOSGetNumGeometries_r(w->ctx, g) : 1;
     if (n < 0)
         return -1;
-    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
+    *out = vsg_malloc((size_t)(n ? n : 1) * sizeof **out);
     if (!*out)
         return -1;
     for (int i = 0; i < n; i++)
@@ -49,8 +51,8 @@ static int parts_of(vsg_worker *w, const GEOSGeometry *g, const GEOSGeometry ***
 static int find_interacting(vsg_worker *w, const GEOSGeometry **a, int na, const GEOSGeometry **b,
                             int nb, unsigned char *a_hit, unsigned char *b_hit)
 {
-    double *boxes = malloc((size_t)(nb ? nb : 1) * 4 * sizeof *boxes);
-    unsigned char *has = calloc((size_t)(nb ? nb : 1), 1);
+    double *boxes = vsg_malloc((size_t)(nb ? nb : 1) * 4 * sizeof *boxes);
+    unsigned char *has = vsg_calloc((size_t)(nb ? nb : 1), 1);
     vsg_strtree *t = NULL;
     vsg_id_list hits = {0};
     int rc = -1;
@@ -83,7 +85,7 @@ done:
 static GEOSGeometry *collect(vsg_worker *w, const GEOSGeometry **p, int n,
                              const unsigned char *flag, int want, int *count)
 {
-    GEOSGeometry **c = malloc((size_t)(n ? n : 1) * sizeof *c);
+    GEOSGeometry **c = vsg_malloc((size_t)(n ? n : 1) * sizeof *c);
     if (!c)
         return NULL;
     int k = 0;
@@ -111,8 +113,8 @@ GEOSGeometry *vsg_union_two_polygonal(vsg_worker *w, const GEOSGeometry *a, cons
     int na = parts_of(w, a, &pa), nb = parts_of(w, b, &pb);
     if (na < 0 || nb < 0)
         goto done;
-    ha = calloc((size_t)na + 1, 1);
-    hb = calloc((size_t)nb + 1, 1);
+    ha = vsg_calloc((size_t)na + 1, 1);
+    hb = vsg_calloc((size_t)nb + 1, 1);
     if (!ha || !hb || find_interacting(w, pa, na, pb, nb, ha, hb) != 0)
         goto done;
     int nia, nib, nka, nkb;
@@ -123,10 +125,10 @@ GEOSGeometry *vsg_union_two_polygonal(vsg_worker *w, const GEOSGeometry *a, cons
     if (!ia || !ib || !ka || !kb)
         goto done;
     if (nka == 0 && nkb == 0) {            /* everything interacts */
-        result = GEOSUnion_r(w->ctx, a, b);
+        result = vsg_worker_union(w, a, b);
         goto done;
     }
-    u = nia ? GEOSUnion_r(w->ctx, ia, ib) : NULL;
+    u = nia ? vsg_worker_union(w, ia, ib) : NULL;
     if (nia && !u)
         goto done;
     /* carried parts of a, of b, then the overlay's parts, as one Multi. */
@@ -160,10 +162,15 @@ static vsg_status union_two(vsg_worker *w, GEOSGeometry **parts, int polygonal,
                             GEOSGeometry **out)
 {
     *out = polygonal ? vsg_union_two_polygonal(w, parts[0], parts[1])
-                     : GEOSUnion_r(w->ctx, parts[0], parts[1]);
+                     : vsg_worker_union(w, parts[0], parts[1]);
     GEOSGeom_destroy_r(w->ctx, parts[0]);
     GEOSGeom_destroy_r(w->ctx, parts[1]);
-    return *out ? VSG_OK : VSG_ERR_GEOS;
+    if (*out)
+        return VSG_OK;
+    /* GEOS reports every failure of its own through the worker's handler
+     * (the caller cleared the message); none means one of the polygonal
+     * union's own allocations failed: say so, not "unknown GEOS error". */
+    return w->has_geos_msg ? VSG_ERR_GEOS : VSG_ERR_NOMEM;
 }
 
 vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int polygonal,
@@ -189,7 +196,7 @@ vsg_status vsg_union_parts(vsg_worker *w, GEOSGeometry **parts, size_t n, int po
         }
         vsg_worker_clear_message(w);   /* the failed attempt's message */
     }
-    *out = GEOSUnaryUnion_r(w->ctx, coll);
+    *out = vsg_worker_unary_union(w, -1, coll);
     GEOSGeom_destroy_r(w->ctx, coll);
 #ifndef NDEBUG
     /* Debug builds check what release builds trust: OverlayNG's union of

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fault.h"
 #include "core/profile.h"
 
 vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)
@@ -93,11 +94,45 @@ void vsg_exec_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
     x->m->get_stats(x, s);
 }
 
+/* ---- injected faults (core/fault.h; test builds only) ------------------------
+ * dev_alloc fails an allocation as the device pool does when it is
+ * exhausted; gpu_call fails a call as a CUDA error does, on either backend,
+ * so that the host backend exercises the GPU's failure paths. */
+static vsg_status injected(vsg_exec *x, vsg_fault_kind kind, const char *what)
+{
+    int64_t n = vsg_fault_hit(kind);
+    if (!n)
+        return VSG_OK;
+    if (kind == VSG_FAULT_DEV_ALLOC)
+        return vsg_exec_fail(x, VSG_ERR_GPU_OOM,
+                             "out of memory: injected failure of %s #%lld (VSGPU_FAULT=%s:%lld)",
+                             what, (long long)n, vsg_fault_kind_name(kind), (long long)n);
+    return vsg_exec_fail(x, VSG_ERR_GPU_KERNEL,
+                         "%s: injected failure (VSGPU_FAULT=%s:%lld)", what,
+                         vsg_fault_kind_name(kind), (long long)n);
+}
+
+#define INJECT(x, kind, what)                              \
+    do {                                                   \
+        vsg_status inj_ = injected((x), (kind), (what));   \
+        if (inj_ != VSG_OK)                                \
+            return inj_;                                   \
+    } while (0)
+
+vsg_status vsg_exec_launch(vsg_exec *x, const char *stage)
+{
+    INJECT(x, VSG_FAULT_GPU_CALL, stage);
+    return VSG_OK;
+}
+
 /* ---- memory ---------------------------------------------------------------- */
 vsg_status vsg_exec_alloc(vsg_exec *x, size_t bytes, void **out)
 {
     *out = NULL;
-    return bytes == 0 ? VSG_OK : x->m->alloc(x, bytes, out);
+    if (bytes == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_DEV_ALLOC, "allocation");
+    return x->m->alloc(x, bytes, out);
 }
 
 void vsg_exec_free(vsg_exec *x, void *p)
@@ -108,26 +143,39 @@ void vsg_exec_free(vsg_exec *x, void *p)
 
 vsg_status vsg_exec_memset(vsg_exec *x, void *p, int value, size_t bytes)
 {
-    return bytes == 0 ? VSG_OK : x->m->memset(x, p, value, bytes);
+    if (bytes == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_GPU_CALL, "memset");
+    return x->m->memset(x, p, value, bytes);
 }
 
 vsg_status vsg_exec_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
-    return bytes == 0 ? VSG_OK : x->m->upload(x, dst, src, bytes);
+    if (bytes == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_GPU_CALL, "upload");
+    return x->m->upload(x, dst, src, bytes);
 }
 
 vsg_status vsg_exec_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
-    return bytes == 0 ? VSG_OK : x->m->download(x, dst, src, bytes);
+    if (bytes == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_GPU_CALL, "download");
+    return x->m->download(x, dst, src, bytes);
 }
 
 vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
-    return bytes == 0 ? VSG_OK : x->m->copy(x, dst, src, bytes);
+    if (bytes == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_GPU_CALL, "copy");
+    return x->m->copy(x, dst, src, bytes);
 }
 
 vsg_status vsg_exec_sync(vsg_exec *x)
 {
+    INJECT(x, VSG_FAULT_GPU_CALL, "sync");
     return x->m->sync(x);
 }
 
@@ -142,6 +190,7 @@ vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64
 {
     if (n < 0)
         return vsg_exec_fail(x, VSG_ERR_INVALID_ARG, "scan of %lld items", (long long)n);
+    INJECT(x, VSG_FAULT_GPU_CALL, "scan");
     return x->m->scan_i64(x, in, out, n);
 }
 
@@ -151,6 +200,7 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
     if (n < 0 || key_bits < 0 || key_bits > 64)
         return vsg_exec_fail(x, VSG_ERR_INVALID_ARG, "sort of %lld items on %d bits",
                              (long long)n, key_bits);
+    INJECT(x, VSG_FAULT_GPU_CALL, "sort");
     return x->m->sort_u64_i64(x, keys, vals, n, key_bits);
 }
 

@@ -73,6 +73,12 @@ vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64
 vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                  int key_bits);
 
+/* ---- stage launches ------------------------------------------------------
+ * Each step of a stage calls this before its host loop or its launcher:
+ * VSG_OK, or (test builds, VSGPU_FAULT=gpu_call:<n>, core/fault.h) the
+ * status a failed launch gives, with the message set. */
+vsg_status vsg_exec_launch(vsg_exec *x, const char *stage);
+
 /* ---- profiling rail ---------------------------------------------------- */
 /* Stages are timed on the backend's clock (CUDA events on the GPU; no
  * synchronisation is added) and pushed as NVTX ranges when asked. Stages

@@ -9,6 +9,8 @@
  */
 #include "exec/exec_internal.h"
 
+#include "core/fault.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,7 @@ static vsg_status host_alloc(vsg_exec *x, size_t bytes, void **out)
                              "(VSGPU_GPU_POOL_LIMIT), %lld in use",
                              bytes, (long long)x->host_limit, (long long)x->stats.bytes_in_use);
     }
-    host_hdr *h = malloc(sizeof *h + bytes);
+    host_hdr *h = vsg_malloc(sizeof *h + bytes);
     if (!h) {
         x->stats.failed++;
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory (%zu bytes)", bytes);
@@ -106,8 +108,8 @@ static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, 
 {
     if (n < 2 || key_bits == 0)
         return VSG_OK;
-    uint64_t *k2 = malloc((size_t)n * sizeof *k2);
-    int64_t *v2 = malloc((size_t)n * sizeof *v2);
+    uint64_t *k2 = vsg_malloc((size_t)n * sizeof *k2);
+    int64_t *v2 = vsg_malloc((size_t)n * sizeof *v2);
     if (!k2 || !v2) {
         free(k2);
         free(v2);

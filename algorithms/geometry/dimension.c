@@ -3,6 +3,8 @@
  */
 #include "dimension.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +77,7 @@ static void collect(GEOSContextHandle_t ctx, const GEOSGeometry *g, int d, part_
     }
     if (pl->n == pl->cap) {
         size_t cap = pl->cap ? 2 * pl->cap : 8;
-        GEOSGeometry **q = realloc(pl->parts, cap * sizeof *q);
+        GEOSGeometry **q = vsg_realloc(pl->parts, cap * sizeof *q);
         if (!q) {
             pl->failed = 1;
             return;
@@ -244,7 +246,7 @@ vsg_status vsg_geom_to_wkb(vsg_worker *w, const GEOSGeometry *g,
         return VSG_ERR_GEOS;
     /* Results are freed with free() by vsg_result_clear: copy out of
      * GEOS's allocation rather than assume GEOSFree_r is free(). */
-    unsigned char *copy = malloc(n ? n : 1);
+    unsigned char *copy = vsg_malloc(n ? n : 1);
     if (!copy) {
         GEOSFree_r(w->ctx, buf);
         return VSG_ERR_NOMEM;

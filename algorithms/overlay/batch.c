@@ -3,6 +3,8 @@
  */
 #include "batch.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +20,8 @@ vsg_status vsg_batch_init(vsg_batch *b, vsg_engine *e, const vsg_wkb_array *inpu
     b->input = input;
     b->n = input->count;
     size_t m = b->n ? b->n : 1;
-    b->in = calloc(m, sizeof *b->in);
-    b->outs = calloc(m, sizeof *b->outs);
+    b->in = vsg_calloc(m, sizeof *b->in);
+    b->outs = vsg_calloc(m, sizeof *b->outs);
     if (!b->in || !b->outs) {
         free(b->in);
         free(b->outs);
@@ -98,7 +100,7 @@ vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 4;
-        vsg_out_item *q = realloc(l->items, cap * sizeof *q);
+        vsg_out_item *q = vsg_realloc(l->items, cap * sizeof *q);
         if (!q) {
             GEOSGeom_destroy_r(w->ctx, g);
             return VSG_ERR_NOMEM;

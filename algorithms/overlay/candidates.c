@@ -3,6 +3,8 @@
  */
 #include "candidates.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 
 typedef struct {
@@ -29,7 +31,7 @@ static void cand_task(void *vc, size_t i, int wid)
 vsg_status vsg_candidates_find(vsg_batch *b, const vsg_method_index *idx,
                                vsg_id_list **lists)
 {
-    *lists = calloc(b->n ? b->n : 1, sizeof **lists);
+    *lists = vsg_calloc(b->n ? b->n : 1, sizeof **lists);
     if (!*lists)
         return vsg_engine_fail(b->e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     cand_ctx c = {b, idx, *lists};

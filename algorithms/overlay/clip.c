@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 
+#include "core/fault.h"
 #include "overlay/by_index.h"
 #include "overlay/method_index.h"
 #include "overlay/preclip.h"
@@ -20,15 +21,17 @@
 
 /* input ∩ (∪ hits) computed as ∪ (input ∩ hit_k): each piece is at most
  * the size of the input, so the union works on small pieces instead of on
- * the (often large) method geometries. NULL on failure, with *fail_j set
- * to the method index whose overlay failed (-1: the union). */
-static GEOSGeometry *clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry *g,
-                                  const vsg_method_index *idx, const int64_t *hits, size_t n,
-                                  int64_t *fail_j)
+ * the (often large) method geometries. *out NULL on failure: VSG_ERR_NOMEM,
+ * or VSG_ERR_GEOS with *fail_j set to the method index whose overlay
+ * failed (-1: the union). */
+static vsg_status clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry *g,
+                               const vsg_method_index *idx, const int64_t *hits, size_t n,
+                               GEOSGeometry **out, int64_t *fail_j)
 {
-    GEOSGeometry **pieces = malloc(n * sizeof *pieces);
+    *out = NULL;
+    GEOSGeometry **pieces = vsg_malloc(n * sizeof *pieces);
     if (!pieces)
-        return NULL;
+        return VSG_ERR_NOMEM;   /* not a GEOS failure: never skipped */
     size_t k = 0;
     for (; k < n; k++) {
         pieces[k] = vsg_overlay_intersection(w, row, g, idx->geoms[hits[k]]);
@@ -44,13 +47,13 @@ static GEOSGeometry *clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry
         for (size_t q = 0; q < k; q++)
             GEOSGeom_destroy_r(w->ctx, pieces[q]);
         free(pieces);
-        return NULL;
+        return VSG_ERR_GEOS;
     }
     free(pieces);   /* the collection owns the pieces */
     *fail_j = -1;
-    GEOSGeometry *u = GEOSUnaryUnion_r(w->ctx, coll);
+    *out = vsg_worker_unary_union(w, row, coll);
     GEOSGeom_destroy_r(w->ctx, coll);
-    return u;
+    return *out ? VSG_OK : VSG_ERR_GEOS;
 }
 
 /* The clip of one input. *r NULL with VSG_OK: nothing to output.
@@ -63,7 +66,7 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     const vsg_id_list *cand = &c->cands[i];
     *r = NULL;
     *fail_j = -1;
-    int64_t *hits = malloc((cand->n ? cand->n : 1) * sizeof *hits);
+    int64_t *hits = vsg_malloc((cand->n ? cand->n : 1) * sizeof *hits);
     if (!hits)
         return VSG_ERR_NOMEM;
     size_t n_hits = 0;
@@ -96,10 +99,10 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     if (n_hits == 1) {
         *fail_j = hits[0];
         *r = vsg_overlay_intersection(w, s->row, s->in->geom, idx->geoms[hits[0]]);
+        st = *r ? VSG_OK : VSG_ERR_GEOS;
     } else {
-        *r = clip_by_hits(w, s->row, s->in->geom, idx, hits, n_hits, fail_j);
+        st = clip_by_hits(w, s->row, s->in->geom, idx, hits, n_hits, r, fail_j);
     }
-    st = *r ? VSG_OK : VSG_ERR_GEOS;
 done:
     free(hits);
     return st;

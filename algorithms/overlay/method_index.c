@@ -4,6 +4,8 @@
  */
 #include "method_index.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,12 +50,12 @@ static void read_task(void *vctx, size_t j, int wid)
 static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
 {
     size_t m = n ? n : 1;
-    idx->geoms = calloc(m, sizeof *idx->geoms);
-    idx->boxes = calloc(4 * m, sizeof *idx->boxes);
-    idx->dims = calloc(m, sizeof *idx->dims);
-    idx->npoints = calloc(m, sizeof *idx->npoints);
-    idx->repaired = calloc(m, 1);
-    idx->prepared = calloc((size_t)n_workers, sizeof *idx->prepared);
+    idx->geoms = vsg_calloc(m, sizeof *idx->geoms);
+    idx->boxes = vsg_calloc(4 * m, sizeof *idx->boxes);
+    idx->dims = vsg_calloc(m, sizeof *idx->dims);
+    idx->npoints = vsg_calloc(m, sizeof *idx->npoints);
+    idx->repaired = vsg_calloc(m, 1);
+    idx->prepared = vsg_calloc((size_t)n_workers, sizeof *idx->prepared);
     if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->repaired || !idx->prepared)
         return VSG_ERR_NOMEM;
     return VSG_OK;
@@ -68,7 +70,7 @@ static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
 {
     static uint64_t next_serial;   /* shared by every engine: atomic */
     double t0 = vsg_now_s();
-    idx->col = calloc(1, sizeof *idx->col);
+    idx->col = vsg_calloc(1, sizeof *idx->col);
     if (!idx->col)
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     vsg_columnar_init(idx->col);
@@ -99,7 +101,7 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
                  : VSG_ERR_INVALID_ARG;
     vsg_engine_begin_call(e);
 
-    vsg_method_index *idx = calloc(1, sizeof *idx);
+    vsg_method_index *idx = vsg_calloc(1, sizeof *idx);
     if (!idx)
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     idx->n = method->count;
@@ -128,7 +130,7 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
         return st;
     }
     size_t kept = 0;
-    unsigned char *include = calloc(idx->n ? idx->n : 1, 1);
+    unsigned char *include = vsg_calloc(idx->n ? idx->n : 1, 1);
     if (!include) {
         vsg_method_index_destroy(idx);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
@@ -213,7 +215,7 @@ const GEOSPreparedGeometry *vsg_method_prepared(const vsg_method_index *cidx,
     if (worker < 0 || worker >= idx->n_workers || !idx->geoms[j])
         return NULL;
     if (!idx->prepared[worker]) {
-        idx->prepared[worker] = calloc(idx->n, sizeof **idx->prepared);
+        idx->prepared[worker] = vsg_calloc(idx->n, sizeof **idx->prepared);
         if (!idx->prepared[worker])
             return NULL;
     }

@@ -34,12 +34,16 @@ static const GEOSPreparedGeometry *subject_prepared(vsg_worker *w, vsg_subject *
 static char covers(vsg_worker *w, const GEOSPreparedGeometry *p, const GEOSGeometry *a,
                    const GEOSGeometry *b, int full)
 {
-    if (!p)
-        return GEOSCovers_r(w->ctx, a, b);
-    char r = GEOSPreparedContainsProperly_r(w->ctx, p, b);
+    /* Without a prepared form (out of memory), the same two tests
+     * unprepared: a plain Covers where the prepared path would stop at
+     * ContainsProperly would take the shortcut for other pairs and change
+     * the output (found by VSGPU_FAULT=host_alloc:67 on nc x sids).
+     * "T**FF*FF*" is ContainsProperly. */
+    char r = p ? GEOSPreparedContainsProperly_r(w->ctx, p, b)
+               : GEOSRelatePattern_r(w->ctx, a, b, "T**FF*FF*");
     if (r != 0 || !full)
         return r;
-    return GEOSPreparedCovers_r(w->ctx, p, b);
+    return p ? GEOSPreparedCovers_r(w->ctx, p, b) : GEOSCovers_r(w->ctx, a, b);
 }
 
 static char intersects(vsg_worker *w, const GEOSPreparedGeometry *p, const GEOSGeometry *a,

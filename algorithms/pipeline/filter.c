@@ -11,6 +11,8 @@
  */
 #include "pipeline/filter.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,9 +73,9 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     if (st != VSG_OK)
         return st;
     size_t n = (size_t)r->pairs.n;
-    r->pa = malloc((n ? n : 1) * sizeof *r->pa);
-    r->pb = malloc((n ? n : 1) * sizeof *r->pb);
-    r->hcls = malloc(n ? n : 1);
+    r->pa = vsg_malloc((n ? n : 1) * sizeof *r->pa);
+    r->pb = vsg_malloc((n ? n : 1) * sizeof *r->pb);
+    r->hcls = vsg_malloc(n ? n : 1);
     if (!r->pa || !r->pb || !r->hcls)
         return VSG_ERR_NOMEM;
     vsg_exec_stage_begin(x, "d2h");
@@ -104,7 +106,7 @@ static int bytes_push(byte_buf *b, uint8_t c)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 1024;
-        uint8_t *v = realloc(b->v, cap);
+        uint8_t *v = vsg_realloc(b->v, cap);
         if (!v)
             return -1;
         b->v = v;
@@ -123,7 +125,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
     size_t n = b->n;
     byte_buf hb = {NULL, 0, 0};
     *cpu_rows = 0;
-    h->off = malloc((n + 1) * sizeof *h->off);
+    h->off = vsg_malloc((n + 1) * sizeof *h->off);
     if (!h->off)
         return VSG_ERR_NOMEM;
     h->off[0] = 0;
@@ -175,7 +177,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
     }
     if (p != r->pairs.n)
         goto bad;
-    h->flat = hb.v ? hb.v : malloc(1);
+    h->flat = hb.v ? hb.v : vsg_malloc(1);
     return h->flat ? VSG_OK : VSG_ERR_NOMEM;
 nomem:
     free(hb.v);
@@ -192,7 +194,7 @@ static vsg_status method_extra(const vsg_method_index *idx, int64_t **extra, siz
     *n_extra = 0;
     if (idx->col_unsupported <= 0)
         return VSG_OK;
-    *extra = malloc((size_t)idx->col_unsupported * sizeof **extra);
+    *extra = vsg_malloc((size_t)idx->col_unsupported * sizeof **extra);
     if (!*extra)
         return VSG_ERR_NOMEM;
     for (size_t j = 0; j < idx->n; j++)
@@ -235,7 +237,7 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
         run_free(x, &r);
         return vsg_gpu_fallback(e, st, (int64_t)b->n, "candidate search");
     }
-    *lists = calloc(b->n ? b->n : 1, sizeof **lists);
+    *lists = vsg_calloc(b->n ? b->n : 1, sizeof **lists);
     int64_t cpu_rows = 0, *extra = NULL;
     size_t n_extra = 0;
     st = *lists ? method_extra(idx, &extra, &n_extra) : VSG_ERR_NOMEM;

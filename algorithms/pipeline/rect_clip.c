@@ -12,6 +12,8 @@
  */
 #include "pipeline/rect_clip.h"
 
+#include "core/fault.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +99,7 @@ static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
     double t0 = vsg_now_s();
     vsg_pool_run(e->pool, (size_t)n, validate_task, vc);
     vsg_profile_add(e->profile, "validate", "CPU", vsg_now_s() - t0, n, 0, 0, 0, 0);
-    r->row_cpu = malloc(n ? (size_t)n : 1);
+    r->row_cpu = vsg_malloc(n ? (size_t)n : 1);
     if (!r->row_cpu)
         return VSG_ERR_NOMEM;
     vsg_exec_stage_begin(x, "d2h");
@@ -141,7 +143,7 @@ static void encode_task(void *vc, size_t g, int wid)
         return;
     int wrap = c->promote && single_type(cl->type[g]);
     size_t total = n + (wrap ? 9 : 0);
-    unsigned char *buf = malloc(total);
+    unsigned char *buf = vsg_malloc(total);
     if (!buf) {
         c->failed = 1;
         return;
@@ -198,7 +200,7 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
         run_free(x, &r);
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the batch");
     }
-    r.invalid = calloc(n ? n : 1, 1);
+    r.invalid = vsg_calloc(n ? n : 1, 1);
     if (!r.invalid) {
         run_free(x, &r);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
@@ -218,8 +220,8 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
 
     /* encode the GPU's rows, then keep them in row order */
     t0 = vsg_now_s();
-    unsigned char **wkb = calloc(n ? n : 1, sizeof *wkb);
-    size_t *size = calloc(n ? n : 1, sizeof *size);
+    unsigned char **wkb = vsg_calloc(n ? n : 1, sizeof *wkb);
+    size_t *size = vsg_calloc(n ? n : 1, sizeof *size);
     encode_ctx ec = {&r, e->opts.promote_to_multi, wkb, size, 0};
     if (wkb && size)
         vsg_pool_run(e->pool, n, encode_task, &ec);

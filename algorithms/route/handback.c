@@ -3,6 +3,8 @@
  */
 #include "route/handback.h"
 
+#include "core/fault.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +16,9 @@ static vsg_status subset(const vsg_wkb_array *input, const vsg_pipeline_out *p,
                          const unsigned char ***wkb, size_t **size, int64_t **rows)
 {
     size_t n = (size_t)p->n_handed_back;
-    *wkb = malloc((n ? n : 1) * sizeof **wkb);
-    *size = malloc((n ? n : 1) * sizeof **size);
-    *rows = malloc((n ? n : 1) * sizeof **rows);
+    *wkb = vsg_malloc((n ? n : 1) * sizeof **wkb);
+    *size = vsg_malloc((n ? n : 1) * sizeof **size);
+    *rows = vsg_malloc((n ? n : 1) * sizeof **rows);
     if (!*wkb || !*size || !*rows)
         return VSG_ERR_NOMEM;
     size_t k = 0;

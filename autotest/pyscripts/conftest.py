@@ -46,7 +46,7 @@ if PLUGIN_DIR:
 # variables as configuration options, so VSGPU_* settings (and CUDA device
 # selection) left in the environment would change what is tested.
 for _k in list(os.environ):
-    if _k.startswith("VSGPU_") and _k not in ("VSGPU_BUILD_DIR", "VSGPU_TEST_GPU_BACKEND"):
+    if _k.startswith("VSGPU_") and _k != "VSGPU_BUILD_DIR" and not _k.startswith("VSGPU_TEST_"):
         del os.environ[_k]
 
 from osgeo import gdal, ogr  # noqa: E402  (after GDAL_DRIVER_PATH is set)

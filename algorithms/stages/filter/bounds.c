@@ -35,6 +35,8 @@ vsg_status vsg_stage_bounds(vsg_exec *x, const vsg_col_view *v, double *boxes)
     uint64_t *ord = NULL;
     vsg_exec_stage_begin(x, "bounds");
     vsg_status st = vsg_exec_alloc(x, (size_t)v->n_geoms * 4 * sizeof *ord, (void **)&ord);
+    if (st == VSG_OK)
+        st = vsg_exec_launch(x, "bounds");
     if (st == VSG_OK) {
         if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
 #ifdef VSGPU_HAVE_CUDA

@@ -44,6 +44,9 @@ static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
 static vsg_status step_grid(vsg_exec *x, const double *boxes_b, int64_t nb, int64_t cap,
                             vsg_grid *grid)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates grid");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_grid(vsg_exec_gpu(x), boxes_b, nb, cap, grid));
     vsg_grid_stats s;
@@ -57,6 +60,9 @@ static vsg_status step_grid(vsg_exec *x, const double *boxes_b, int64_t nb, int6
 static vsg_status step_b_count(vsg_exec *x, const vsg_grid *grid, const double *boxes_b,
                                int64_t nb, int64_t *cnt)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates count");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_b_count(vsg_exec_gpu(x), grid, boxes_b, nb, cnt));
     for (int64_t j = 0; j < nb; j++)
@@ -67,6 +73,9 @@ static vsg_status step_b_count(vsg_exec *x, const vsg_grid *grid, const double *
 static vsg_status step_b_fill(vsg_exec *x, const vsg_grid *grid, const double *boxes_b,
                               int64_t nb, const int64_t *off, uint64_t *ekeys, int64_t *eids)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates fill");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_b_fill(vsg_exec_gpu(x), grid, boxes_b, nb, off, ekeys, eids));
     for (int64_t j = 0; j < nb; j++)
@@ -80,6 +89,9 @@ static vsg_status step_cells(vsg_exec *x, const double *boxes_b, const uint64_t 
                              const int64_t *eids, int64_t ne, int64_t slots, double *ebox,
                              int64_t *cell_start)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates cells");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_cells(vsg_exec_gpu(x), boxes_b, ekeys, eids, ne, slots, ebox,
                                      cell_start));
@@ -97,6 +109,9 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
                              const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
                              uint64_t *pkeys, int64_t *pb)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates probe");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, cell_start, ebox, eids,
                                      bbits, cnt, off, pkeys, pb));
@@ -114,6 +129,9 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
 static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int bbits,
                               int64_t *pa)
 {
+    vsg_status launched = vsg_exec_launch(x, "candidates decode");
+    if (launched != VSG_OK)
+        return launched;
     if (on_gpu(x))
         GPU_OR(vsg_launch_cand_decode(vsg_exec_gpu(x), pkeys, n, bbits, pa));
     for (int64_t k = 0; k < n; k++)

@@ -24,6 +24,15 @@
 
 static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
 
+/* Every step is a launch: the fault hook (core/fault.h) may fail it before
+ * anything runs, on either backend, as a failed CUDA launch would. */
+#define LAUNCH(x)                                              \
+    do {                                                       \
+        vsg_status launch_st_ = vsg_exec_launch((x), "classify"); \
+        if (launch_st_ != VSG_OK)                              \
+            return launch_st_;                                 \
+    } while (0)
+
 #ifdef VSGPU_HAVE_CUDA
 #define GPU_OR(call) return (call)
 #else
@@ -49,6 +58,7 @@ static void side_free(vsg_exec *x, vsg_cls_side *s)
 
 static vsg_status step_ring_chunks(vsg_exec *x, const vsg_col_view *v, int64_t *cnt)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_ring_chunks(vsg_exec_gpu(x), v, cnt));
     for (int64_t r = 0; r < v->n_rings; r++)
@@ -59,6 +69,7 @@ static vsg_status step_ring_chunks(vsg_exec *x, const vsg_col_view *v, int64_t *
 
 static vsg_status step_chunk_fill(vsg_exec *x, vsg_cls_side *s)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_chunk_fill(vsg_exec_gpu(x), s));
     int64_t most = 0;
@@ -73,6 +84,7 @@ static vsg_status step_chunk_fill(vsg_exec *x, vsg_cls_side *s)
 
 static vsg_status step_ok(vsg_exec *x, const vsg_cls_side *s)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_ok(vsg_exec_gpu(x), s));
     uint8_t *ok = (uint8_t *)s->ok;
@@ -116,6 +128,7 @@ done:
 static vsg_status step_chunk_pairs(vsg_exec *x, const vsg_cls_side *a, const vsg_cls_side *b,
                                    const vsg_pairs *cp, const vsg_pairs *pairs, uint32_t *bits)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_chunk_pairs(vsg_exec_gpu(x), a, b, cp->a, cp->b, cp->n, pairs->a,
                                           pairs->b, pairs->n, bits));
@@ -134,6 +147,7 @@ static vsg_status step_pair_start(vsg_exec *x, const vsg_cls_side *a, const vsg_
                                   const vsg_pairs *pairs, const uint32_t *bits, uint8_t *start,
                                   int64_t *n_items)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_pair_start(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                          bits, start, n_items));
@@ -147,6 +161,7 @@ static vsg_status step_item_start(vsg_exec *x, const vsg_cls_side *a, const vsg_
                                   const vsg_pairs *pairs, const int64_t *item_off,
                                   int64_t n_items, uint32_t *bits, int64_t *n_sub)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_item_start(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                          item_off, n_items, bits, n_sub));
@@ -161,6 +176,7 @@ static vsg_status step_crossings(vsg_exec *x, const vsg_cls_side *a, const vsg_c
                                  const int64_t *sub_off, int64_t n_items, int64_t n_sub,
                                  uint32_t *state)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_crossings(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                         item_off, sub_off, n_items, n_sub, state));
@@ -180,6 +196,7 @@ static vsg_status step_resolve(vsg_exec *x, const vsg_cls_side *a, const vsg_cls
                                const int64_t *sub_off, int64_t n_items, const uint32_t *state,
                                uint32_t *bits)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_item_resolve(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                            item_off, sub_off, n_items, state, bits));
@@ -192,6 +209,7 @@ static vsg_status step_resolve(vsg_exec *x, const vsg_cls_side *a, const vsg_cls
 static vsg_status step_final(vsg_exec *x, const uint8_t *start, const uint32_t *bits,
                              int64_t n, uint8_t *cls)
 {
+    LAUNCH(x);
     if (on_gpu(x))
         GPU_OR(vsg_launch_cls_pair_final(vsg_exec_gpu(x), start, bits, n, cls));
     for (int64_t k = 0; k < n; k++)

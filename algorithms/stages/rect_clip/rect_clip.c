@@ -28,6 +28,9 @@
 static vsg_status rc_run(vsg_exec *x, const rc_args *a, int pass)
 {
     int64_t n = a->in.n_geoms;
+    vsg_status launched = vsg_exec_launch(x, "rect_clip");
+    if (launched != VSG_OK)
+        return launched;
     if (vsg_exec_kind_of(x) == VSG_EXEC_GPU) {
 #ifdef VSGPU_HAVE_CUDA
         vsg_status st = vsg_launch_rect_clip(vsg_exec_gpu(x), a, pass);
