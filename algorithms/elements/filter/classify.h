@@ -143,6 +143,18 @@ VSG_HD int vsg_cls_rings_vs(const vsg_col_view *v, int64_t r0, int64_t r1,
     return 1;
 }
 
+/* The class from where the rings lie (the rule of the header comment). */
+VSG_HD int vsg_cls_from_rings(int a_in, int a_out, int b_in, int b_out)
+{
+    if (!a_out && !b_in)
+        return VSG_CLS_A_IN_B;
+    if (!b_out && !a_in)
+        return VSG_CLS_B_IN_A;
+    if (!a_in && !b_in)
+        return VSG_CLS_DISJOINT;
+    return VSG_CLS_REFINE;
+}
+
 /* The class of pair (geometry ga of a, geometry gb of b): VSG_CLS_*. */
 VSG_HD int vsg_classify_pair(const vsg_col_view *a, int64_t ga, const vsg_col_view *b,
                              int64_t gb)
@@ -164,13 +176,7 @@ VSG_HD int vsg_classify_pair(const vsg_col_view *a, int64_t ga, const vsg_col_vi
     if (!vsg_cls_rings_vs(a, ar0, ar1, b, gb, box_b, &a_in, &a_out) ||
         !vsg_cls_rings_vs(b, br0, br1, a, ga, box_a, &b_in, &b_out))
         return VSG_CLS_REFINE;
-    if (!a_out && !b_in)
-        return VSG_CLS_A_IN_B;
-    if (!b_out && !a_in)
-        return VSG_CLS_B_IN_A;
-    if (!a_in && !b_in)
-        return VSG_CLS_DISJOINT;
-    return VSG_CLS_REFINE;
+    return vsg_cls_from_rings(a_in, a_out, b_in, b_out);
 }
 
 /* ---- the chunked classify ------------------------------------------------
@@ -484,15 +490,8 @@ VSG_HD uint8_t vsg_cls_pair_final(uint8_t start, uint32_t bits)
         return start;
     if (bits & VSG_CLSB_MEET)
         return VSG_CLS_REFINE;
-    int a_in = (bits & VSG_CLSB_A_IN) != 0, a_out = (bits & VSG_CLSB_A_OUT) != 0;
-    int b_in = (bits & VSG_CLSB_B_IN) != 0, b_out = (bits & VSG_CLSB_B_OUT) != 0;
-    if (!a_out && !b_in)
-        return VSG_CLS_A_IN_B;
-    if (!b_out && !a_in)
-        return VSG_CLS_B_IN_A;
-    if (!a_in && !b_in)
-        return VSG_CLS_DISJOINT;
-    return VSG_CLS_REFINE;
+    return (uint8_t)vsg_cls_from_rings((bits & VSG_CLSB_A_IN) != 0, (bits & VSG_CLSB_A_OUT) != 0,
+                                       (bits & VSG_CLSB_B_IN) != 0, (bits & VSG_CLSB_B_OUT) != 0);
 }
 
 #endif

@@ -16,6 +16,7 @@
  *   Phase 4  sort the keys (a row's pairs come from several cells), decode
  */
 #include "stages/stages.h"
+#include "stages/step.h"
 
 #include "elements/filter/grid.h"
 
@@ -33,21 +34,13 @@ static int64_t cell_cap(int64_t nb)
     return cap < 1 ? 1 : cap;
 }
 
-static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
-
-#ifdef VSGPU_HAVE_CUDA
-#define GPU_OR(call) return (call)
-#else
-#define GPU_OR(call) return VSG_ERR_NO_GPU
-#endif
-
 static vsg_status step_grid(vsg_exec *x, const double *boxes_b, int64_t nb, int64_t cap,
                             vsg_grid *grid)
 {
     vsg_status launched = vsg_exec_launch(x, "candidates grid");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_grid(vsg_exec_gpu(x), boxes_b, nb, cap, grid));
     vsg_grid_stats s;
     vsg_grid_stats_init(&s);
@@ -63,7 +56,7 @@ static vsg_status step_b_count(vsg_exec *x, const vsg_grid *grid, const double *
     vsg_status launched = vsg_exec_launch(x, "candidates count");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_b_count(vsg_exec_gpu(x), grid, boxes_b, nb, cnt));
     for (int64_t j = 0; j < nb; j++)
         cnt[j] = vsg_grid_b_count(grid, boxes_b + 4 * j);
@@ -76,7 +69,7 @@ static vsg_status step_b_fill(vsg_exec *x, const vsg_grid *grid, const double *b
     vsg_status launched = vsg_exec_launch(x, "candidates fill");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_b_fill(vsg_exec_gpu(x), grid, boxes_b, nb, off, ekeys, eids));
     for (int64_t j = 0; j < nb; j++)
         vsg_grid_b_fill(grid, boxes_b + 4 * j, j, off[j], ekeys, eids);
@@ -92,7 +85,7 @@ static vsg_status step_cells(vsg_exec *x, const double *boxes_b, const uint64_t 
     vsg_status launched = vsg_exec_launch(x, "candidates cells");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_cells(vsg_exec_gpu(x), boxes_b, ekeys, eids, ne, slots, ebox,
                                      cell_start));
     for (int64_t e = 0; e < ne; e++)
@@ -112,7 +105,7 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
     vsg_status launched = vsg_exec_launch(x, "candidates probe");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, cell_start, ebox, eids,
                                      bbits, cnt, off, pkeys, pb));
     for (int64_t i = 0; i < na; i++) {
@@ -132,7 +125,7 @@ static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int
     vsg_status launched = vsg_exec_launch(x, "candidates decode");
     if (launched != VSG_OK)
         return launched;
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_decode(vsg_exec_gpu(x), pkeys, n, bbits, pa));
     for (int64_t k = 0; k < n; k++)
         pa[k] = (int64_t)(pkeys[k] >> bbits);
@@ -160,13 +153,6 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
     vsg_exec_free(x, s->pkeys);
     vsg_exec_free(x, s->ebox);
 }
-
-#define TRY(call)                \
-    do {                         \
-        st = (call);             \
-        if (st != VSG_OK)        \
-            goto done;           \
-    } while (0)
 
 static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
                       int64_t nb, vsg_pairs *out, cand_scratch *s)

@@ -13,6 +13,7 @@
  * candidates stage's grid join run on chunk boxes.
  */
 #include "stages/stages.h"
+#include "stages/step.h"
 
 #include <string.h>
 
@@ -22,8 +23,6 @@
 #include "filter/launch_classify.h"
 #endif
 
-static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
-
 /* Every step is a launch: the fault hook (core/fault.h) may fail it before
  * anything runs, on either backend, as a failed CUDA launch would. */
 #define LAUNCH(x)                                              \
@@ -31,19 +30,6 @@ static int on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
         vsg_status launch_st_ = vsg_exec_launch((x), "classify"); \
         if (launch_st_ != VSG_OK)                              \
             return launch_st_;                                 \
-    } while (0)
-
-#ifdef VSGPU_HAVE_CUDA
-#define GPU_OR(call) return (call)
-#else
-#define GPU_OR(call) return VSG_ERR_NO_GPU
-#endif
-
-#define TRY(call)                \
-    do {                         \
-        st = (call);             \
-        if (st != VSG_OK)        \
-            goto done;           \
     } while (0)
 
 /* ---- one side's chunk table ------------------------------------------------ */
@@ -59,7 +45,7 @@ static void side_free(vsg_exec *x, vsg_cls_side *s)
 static vsg_status step_ring_chunks(vsg_exec *x, const vsg_col_view *v, int64_t *cnt)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_ring_chunks(vsg_exec_gpu(x), v, cnt));
     for (int64_t r = 0; r < v->n_rings; r++)
         cnt[r] = vsg_ring_chunk_count(v, r);
@@ -70,7 +56,7 @@ static vsg_status step_ring_chunks(vsg_exec *x, const vsg_col_view *v, int64_t *
 static vsg_status step_chunk_fill(vsg_exec *x, vsg_cls_side *s)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_chunk_fill(vsg_exec_gpu(x), s));
     int64_t most = 0;
     for (int64_t c = 0; c < s->n_chunks; c++) {
@@ -85,7 +71,7 @@ static vsg_status step_chunk_fill(vsg_exec *x, vsg_cls_side *s)
 static vsg_status step_ok(vsg_exec *x, const vsg_cls_side *s)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_ok(vsg_exec_gpu(x), s));
     uint8_t *ok = (uint8_t *)s->ok;
     for (int64_t g = 0; g < s->v.n_geoms; g++)
@@ -129,7 +115,7 @@ static vsg_status step_chunk_pairs(vsg_exec *x, const vsg_cls_side *a, const vsg
                                    const vsg_pairs *cp, const vsg_pairs *pairs, uint32_t *bits)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_chunk_pairs(vsg_exec_gpu(x), a, b, cp->a, cp->b, cp->n, pairs->a,
                                           pairs->b, pairs->n, bits));
     int64_t most = 0;
@@ -148,7 +134,7 @@ static vsg_status step_pair_start(vsg_exec *x, const vsg_cls_side *a, const vsg_
                                   int64_t *n_items)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_pair_start(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                          bits, start, n_items));
     for (int64_t k = 0; k < pairs->n; k++)
@@ -162,7 +148,7 @@ static vsg_status step_item_start(vsg_exec *x, const vsg_cls_side *a, const vsg_
                                   int64_t n_items, uint32_t *bits, int64_t *n_sub)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_item_start(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                          item_off, n_items, bits, n_sub));
     for (int64_t t = 0; t < n_items; t++)
@@ -177,7 +163,7 @@ static vsg_status step_crossings(vsg_exec *x, const vsg_cls_side *a, const vsg_c
                                  uint32_t *state)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_crossings(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                         item_off, sub_off, n_items, n_sub, state));
     int64_t most = 0;
@@ -197,7 +183,7 @@ static vsg_status step_resolve(vsg_exec *x, const vsg_cls_side *a, const vsg_cls
                                uint32_t *bits)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_item_resolve(vsg_exec_gpu(x), a, b, pairs->a, pairs->b, pairs->n,
                                            item_off, sub_off, n_items, state, bits));
     for (int64_t t = 0; t < n_items; t++)
@@ -210,7 +196,7 @@ static vsg_status step_final(vsg_exec *x, const uint8_t *start, const uint32_t *
                              int64_t n, uint8_t *cls)
 {
     LAUNCH(x);
-    if (on_gpu(x))
+    if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cls_pair_final(vsg_exec_gpu(x), start, bits, n, cls));
     for (int64_t k = 0; k < n; k++)
         cls[k] = vsg_cls_pair_final(start[k], bits[k]);
