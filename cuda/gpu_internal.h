@@ -26,6 +26,27 @@ unsigned vsg_gpu_blocks(vsg_gpu *g, int64_t n, int block);
 vsg_status vsg_gpu_fail(vsg_gpu *g, cudaError_t err, const char *call, const char *file,
                         int line);
 
+/* Runs f(i) for every i < n, grid-stride: the one kernel of the launchers
+ * whose per-item work is an element function (a __device__ lambda). */
+template <typename F> __global__ void vsg_for_each(int64_t n, F f)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        f(i);
+}
+
+/* Launches vsg_for_each over n items (none: nothing) on g's stream and
+ * checks the launch. */
+#define VSG_FOR_EACH(g, n, block, f)                                                        \
+    do {                                                                                    \
+        int64_t vsg_n_ = (n);                                                               \
+        if (vsg_n_ > 0) {                                                                   \
+            vsg_for_each<<<vsg_gpu_blocks((g), vsg_n_, (block)), (block), 0,                \
+                           vsg_gpu_stream(g)>>>(vsg_n_, f);                                 \
+            VSG_CUDA_TRY((g), cudaGetLastError());                                          \
+        }                                                                                   \
+    } while (0)
+
 #define VSG_CUDA_TRY(g, call)                                                  \
     do {                                                                       \
         cudaError_t vsg_e_ = (call);                                           \

@@ -14,20 +14,9 @@ namespace {
 
 const int kBlock = 256;
 
-// Runs f(i) for i < n, grid-stride.
-template <typename F> __global__ void for_each(int64_t n, F f)
-{
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x)
-        f(i);
-}
-
 template <typename F> vsg_status launch(vsg_gpu *g, int64_t n, F f)
 {
-    if (n <= 0)
-        return VSG_OK;
-    for_each<<<vsg_gpu_blocks(g, n, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(n, f);
-    VSG_CUDA_TRY(g, cudaGetLastError());
+    VSG_FOR_EACH(g, n, kBlock, f);
     return VSG_OK;
 }
 
