@@ -68,6 +68,15 @@ void *vsg_realloc(void *p, size_t bytes)
     return vsg_fault_hit(VSG_FAULT_HOST_ALLOC) ? NULL : realloc(p, bytes);
 }
 
+static _Atomic int64_t overlay_max_coords;
+
+void vsg_fault_gauge_overlay(int64_t coords)
+{
+    int64_t cur = atomic_load(&overlay_max_coords);
+    while (coords > cur && !atomic_compare_exchange_weak(&overlay_max_coords, &cur, coords))
+        ;
+}
+
 /* VSGPU_FAULT_COUNT=<path>: the counts, at exit (or when the plugin is
  * unloaded), for the tests that sweep n over every event of a run. */
 __attribute__((destructor)) static void write_counts(void)
@@ -80,6 +89,7 @@ __attribute__((destructor)) static void write_counts(void)
         return;
     for (int k = 0; k < VSG_FAULT_KINDS; k++)
         fprintf(f, "%s %lld\n", kind_names[k], (long long)atomic_load(&counts[k]));
+    fprintf(f, "geos_overlay_max_coords %lld\n", (long long)atomic_load(&overlay_max_coords));
     fclose(f);
 }
 

@@ -60,7 +60,16 @@ void *vsg_malloc(size_t bytes);
 void *vsg_calloc(size_t n, size_t size);
 void *vsg_realloc(void *p, size_t bytes);
 
+/* A work gauge, not a fault: the largest operand (coordinates) of any GEOS
+ * overlay made through the worker, written to the VSGPU_FAULT_COUNT file as
+ * "geos_overlay_max_coords <n>", so that tests can check that work does
+ * not grow with one geometry (the pre-clip of overlay/preclip.h) by
+ * counting it, never by timing it. */
+void vsg_fault_gauge_overlay(int64_t coords);
+
 #else
+
+static inline void vsg_fault_gauge_overlay(int64_t coords) { (void)coords; }
 
 static inline int64_t vsg_fault_hit(vsg_fault_kind kind)
 {

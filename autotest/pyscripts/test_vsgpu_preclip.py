@@ -67,3 +67,20 @@ def test_preclipped_pairs_equal_plain_geos(big_gpkg, sql):
     for g, e in zip(got, expected):
         assert g.IsValid()
         assert g.SymDifference(e).GetArea() <= 1e-9 * e.GetArea()
+
+
+def test_overlay_work_does_not_grow_with_the_large_polygon(big_gpkg, plugin_dir, tmp_path):
+    """Issue 9, defect 5, counted, not timed: every GEOS overlay of the
+    statement gets at most a tenth of the large polygon's coordinates (the
+    cut-down operand), where a plain overlay hands GEOS all of them for
+    every pair. The gauge is the test build's VSGPU_FAULT_COUNT file."""
+    count_file = tmp_path / "gauge.txt"
+    out = tmp_path / "out.geojson"
+    p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", str(out), "VSGPU:" + big_gpkg,
+                    "-dialect", "VSGPU", "-sql", "SELECT * FROM ST_Intersection(big, sq)"],
+                   plugin_dir, config={"VSGPU_EXECUTION_MODE": "CPU"},
+                   env={"VSGPU_FAULT_COUNT": str(count_file)})
+    assert p.returncode == 0, p.stderr
+    gauge = dict(line.split() for line in count_file.read_text().splitlines())
+    largest = int(gauge["geos_overlay_max_coords"])
+    assert 0 < largest <= N // 10
