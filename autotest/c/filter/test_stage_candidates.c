@@ -1,0 +1,147 @@
+/*
+ * test_stage_candidates.c - the candidates stage (grid join) on the host backend:
+ * equal to a brute-force box test and to the engine's STR tree; sorted,
+ * unique; touching boxes, points, huge boxes.
+ */
+#include "filter/filter_fixture.h"
+
+/* ---- candidates ----------------------------------------------------------------- */
+static int boxes_meet(const double *a, const double *b)
+{
+    return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
+
+/* run the stage on the host and compare with brute force; returns pairs */
+static int64_t check_candidates(const double *ba, int64_t na, const double *bb, int64_t nb)
+{
+    vsg_exec *x = NULL;
+    vsg_pairs p;
+    if (vsg_exec_create_host(&x) != VSG_OK)
+        return -1;
+    vsg_status st = vsg_stage_candidates(x, ba, na, bb, nb, &p);
+    CHECK(st == VSG_OK);
+    int64_t k = 0;
+    int ok = st == VSG_OK;
+    for (int64_t i = 0; i < na && ok; i++)
+        for (int64_t j = 0; j < nb && ok; j++) {
+            if (!boxes_meet(ba + 4 * i, bb + 4 * j))
+                continue;
+            if (k >= p.n || p.a[k] != i || p.b[k] != j)
+                ok = 0;
+            k++;
+        }
+    CHECK(ok && k == p.n);   /* same set, sorted by (a, b), each once */
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    vsg_exec_destroy(x);
+    return k;
+}
+
+static void random_box(double *b, double extent, double size)
+{
+    double x = rng01() * extent, y = rng01() * extent;
+    b[0] = x;
+    b[1] = y;
+    b[2] = x + rng01() * size;
+    b[3] = y + rng01() * size;
+}
+
+static void candidates_equal_brute_force(void)
+{
+    const int64_t sizes[][2] = {{0, 5}, {5, 0}, {1, 1}, {7, 300}, {300, 7}, {1000, 1500}};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        int64_t na = sizes[s][0], nb = sizes[s][1];
+        double *ba = malloc((size_t)(na + 1) * 32), *bb = malloc((size_t)(nb + 1) * 32);
+        for (int64_t i = 0; i < na; i++)
+            random_box(ba + 4 * i, 1000, i % 9 == 0 ? 0 : 40);       /* some points */
+        for (int64_t j = 0; j < nb; j++)
+            random_box(bb + 4 * j, 1000, j % 13 == 0 ? 600 : 30);    /* some huge */
+        if (nb > 3) {   /* inverted and NaN boxes meet nothing; infinite ones do */
+            vsg_box_set_inverted(bb + 4);
+            bb[8] = NAN;
+            bb[12] = -INFINITY;
+        }
+        if (na > 3) {
+            vsg_box_set_inverted(ba + 4);
+            ba[10] = INFINITY;
+        }
+        int64_t n = check_candidates(ba, na, bb, nb);
+        CHECK(n >= 0);
+        free(ba);
+        free(bb);
+    }
+}
+
+/* a tessellation of unit squares against itself and against a shifted
+ * copy: every edge and corner is shared exactly */
+static void candidates_touching_boxes(void)
+{
+    const int G = 30;
+    double *ba = malloc((size_t)G * G * 32), *bb = malloc((size_t)G * G * 32);
+    for (int i = 0; i < G * G; i++) {
+        double x = i % G, y = i / G;
+        double a[4] = {x, y, x + 1, y + 1}, b[4] = {x + 0.5, y, x + 1.5, y + 2};
+        memcpy(ba + 4 * i, a, sizeof a);
+        memcpy(bb + 4 * i, b, sizeof b);
+    }
+    int64_t n = check_candidates(ba, G * G, ba, G * G);
+    /* each square meets its 3x3 neighbourhood (itself, edges, corners) */
+    int64_t expect = 0;
+    for (int i = 0; i < G; i++)
+        for (int j = 0; j < G; j++)
+            expect += (int64_t)((i > 0) + 1 + (i < G - 1)) * ((j > 0) + 1 + (j < G - 1));
+    CHECK(n == expect);
+    CHECK(check_candidates(ba, G * G, bb, G * G) > 0);
+    /* all boxes equal, and all boxes points at one place */
+    for (int i = 0; i < 100; i++) {
+        double b[4] = {3, 3, 3, 3};
+        memcpy(bb + 4 * i, b, sizeof b);
+    }
+    CHECK(check_candidates(bb, 100, bb, 100) == 100 * 100);
+    free(ba);
+    free(bb);
+}
+
+static void candidates_equal_strtree(void)
+{
+    const int64_t na = 3000, nb = 2000;
+    double *ba = malloc((size_t)na * 32), *bb = malloc((size_t)nb * 32);
+    for (int64_t i = 0; i < na; i++)
+        random_box(ba + 4 * i, 5000, 60);
+    for (int64_t j = 0; j < nb; j++)
+        random_box(bb + 4 * j, 5000, j % 50 == 0 ? 2000 : 80);
+    vsg_exec *x = NULL;
+    REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
+    vsg_pairs p;
+    REQUIRE(vsg_stage_candidates(x, ba, na, bb, nb, &p) == VSG_OK);
+    vsg_strtree *t = NULL;
+    REQUIRE(vsg_strtree_build(bb, NULL, (size_t)nb, &t) == VSG_OK);
+    vsg_id_list ids = {0};
+    int64_t k = 0;
+    int ok = 1;
+    for (int64_t i = 0; i < na && ok; i++) {
+        ok = vsg_strtree_query(t, ba + 4 * i, &ids) == VSG_OK;
+        for (size_t m = 0; m < ids.n && ok; m++, k++)
+            ok = k < p.n && p.a[k] == i && p.b[k] == ids.ids[m];
+    }
+    CHECK(ok && k == p.n);
+    fprintf(stderr, "  %lld pairs, equal to the STR tree's\n", (long long)p.n);
+    vsg_id_list_free(&ids);
+    vsg_strtree_destroy(t);
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    vsg_exec_destroy(x);
+    free(ba);
+    free(bb);
+}
+
+
+int main(void)
+{
+    ctx = GEOS_init_r();
+    RUN(candidates_equal_brute_force);
+    RUN(candidates_touching_boxes);
+    RUN(candidates_equal_strtree);
+    GEOS_finish_r(ctx);
+    return TEST_SUMMARY();
+}
