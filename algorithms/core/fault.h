@@ -61,7 +61,8 @@ void *vsg_calloc(size_t n, size_t size);
 void *vsg_realloc(void *p, size_t bytes);
 
 /* A work gauge, not a fault: the largest operand (coordinates) of any GEOS
- * overlay made through the worker, written to the VSGPU_FAULT_COUNT file as
+ * intersection the overlays make (overlay/preclip.c, which counts the
+ * operands anyway), written to the VSGPU_FAULT_COUNT file as
  * "geos_overlay_max_coords <n>", so that tests can check that work does
  * not grow with one geometry (the pre-clip of overlay/preclip.h) by
  * counting it, never by timing it. */

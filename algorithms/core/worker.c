@@ -91,13 +91,7 @@ static int injected(vsg_worker *w, int64_t row)
 GEOSGeometry *vsg_worker_intersection(vsg_worker *w, int64_t row, const GEOSGeometry *a,
                                       const GEOSGeometry *b)
 {
-    if (injected(w, row))
-        return NULL;
-#ifdef VSGPU_FAULT_INJECTION
-    int na = GEOSGetNumCoordinates_r(w->ctx, a), nb = GEOSGetNumCoordinates_r(w->ctx, b);
-    vsg_fault_gauge_overlay(na > nb ? na : nb);
-#endif
-    return GEOSIntersection_r(w->ctx, a, b);
+    return injected(w, row) ? NULL : GEOSIntersection_r(w->ctx, a, b);
 }
 
 GEOSGeometry *vsg_worker_clip_by_rect(vsg_worker *w, int64_t row, const GEOSGeometry *g,
