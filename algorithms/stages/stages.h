@@ -61,4 +61,18 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *
 vsg_status vsg_stage_rect_clip(vsg_exec *x, const vsg_col_view *in, const double *boxes,
                                const double rect[4], vsg_columnar *out, uint8_t *row_cpu);
 
+/* ---- coverage_union ----------------------------------------------------------
+ * The union of each group of polygons (group_of[g] in [0, n_groups) for
+ * every geometry of `in`; null and empty members contribute nothing) where
+ * the group provably is a coverage: out (allocated on x) has n_groups
+ * geometries, a MultiPolygon for each group with group_ok[g] = 1 (shells
+ * counter-clockwise, holes clockwise, in input order). A group that is
+ * not a coverage, or that the stage cannot settle exactly, is NULL with
+ * group_ok[g] = 0 and why[g] its VSG_COV_BAD_* bits
+ * (elements/union/coverage.h): the caller unions it another way.
+ * group_ok and why are x memory of n_groups entries. */
+vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
+                                    int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
+                                    uint32_t *why);
+
 #endif

@@ -10,6 +10,7 @@
 #ifndef VSG_ELEMENTS_BOUNDS_H
 #define VSG_ELEMENTS_BOUNDS_H
 
+#include "elements/atomics.h"
 #include "elements/box.h"
 #include "elements/col_view.h"
 
@@ -143,14 +144,6 @@ VSG_HD double vsg_double_of_ord(uint64_t u)
     c.u = (u >> 63) ? (u & 0x7FFFFFFFFFFFFFFFull) : ~u;
     return c.d;
 }
-
-#if defined(__CUDA_ARCH__)
-#define VSG_ORD_MIN(p, v) atomicMin((unsigned long long *)(p), (unsigned long long)(v))
-#define VSG_ORD_MAX(p, v) atomicMax((unsigned long long *)(p), (unsigned long long)(v))
-#else
-#define VSG_ORD_MIN(p, v) (*(p) = (v) < *(p) ? (v) : *(p))
-#define VSG_ORD_MAX(p, v) (*(p) = (v) > *(p) ? (v) : *(p))
-#endif
 
 /* ord[4g .. 4g+3] starts as the inverted box. */
 VSG_HD void vsg_bounds_ord_init(int64_t g, uint64_t *ord)

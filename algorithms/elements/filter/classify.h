@@ -231,14 +231,6 @@ enum {
 /* item state bits (uint32 per item): bit 0 the parity */
 enum { VSG_CLSI_BOUNDARY = 2, VSG_CLSI_UNCERTAIN = 4 };
 
-#if defined(__CUDA_ARCH__)
-#define VSG_OR_U32(p, v) atomicOr((unsigned int *)(p), (unsigned int)(v))
-#define VSG_XOR_U32(p, v) atomicXor((unsigned int *)(p), (unsigned int)(v))
-#else
-#define VSG_OR_U32(p, v) (*(p) |= (uint32_t)(v))
-#define VSG_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
-#endif
-
 /* Step 1, per geometry: ok[g] = 1 when g is polygonal, has parts and
  * usable coordinates; the part and ring checks below clear it. */
 VSG_HD void vsg_cls_ok_geom(const vsg_col_view *v, int64_t g, uint8_t *ok)

@@ -1,0 +1,36 @@
+/*
+ * atomics.h - the few atomic updates element code makes, spelled once for
+ * both targets: CUDA atomics on the device, plain read-modify-write on the
+ * host (whose loops run one item at a time on one thread).
+ *
+ * Only operations whose result does not depend on the order the items
+ * run in are offered (or, xor, add, min, max on integers), so the device's
+ * results equal the host's bit for bit.
+ */
+#ifndef VSG_ELEMENTS_ATOMICS_H
+#define VSG_ELEMENTS_ATOMICS_H
+
+#include "elements/hd.h"
+
+#if defined(__CUDA_ARCH__)
+#define VSG_OR_U32(p, v) atomicOr((unsigned int *)(p), (unsigned int)(v))
+#define VSG_XOR_U32(p, v) atomicXor((unsigned int *)(p), (unsigned int)(v))
+#define VSG_ADD_U32(p, v) atomicAdd((unsigned int *)(p), (unsigned int)(v))
+#define VSG_ADD_I64(p, v) \
+    ((int64_t)atomicAdd((unsigned long long *)(p), (unsigned long long)(int64_t)(v)))
+#define VSG_MIN_U64(p, v) atomicMin((unsigned long long *)(p), (unsigned long long)(v))
+#define VSG_MAX_U64(p, v) atomicMax((unsigned long long *)(p), (unsigned long long)(v))
+#else
+#define VSG_OR_U32(p, v) (*(p) |= (uint32_t)(v))
+#define VSG_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
+#define VSG_ADD_U32(p, v) (*(p) += (uint32_t)(v))
+#define VSG_ADD_I64(p, v) (*(p) += (int64_t)(v))
+#define VSG_MIN_U64(p, v) (*(p) = (uint64_t)(v) < *(p) ? (uint64_t)(v) : *(p))
+#define VSG_MAX_U64(p, v) (*(p) = (uint64_t)(v) > *(p) ? (uint64_t)(v) : *(p))
+#endif
+
+/* the ordered-image min/max of elements/filter/bounds.h */
+#define VSG_ORD_MIN(p, v) VSG_MIN_U64(p, v)
+#define VSG_ORD_MAX(p, v) VSG_MAX_U64(p, v)
+
+#endif

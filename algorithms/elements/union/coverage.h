@@ -1,0 +1,810 @@
+/*
+ * coverage.h - per-element logic of the coverage union stage
+ * (stages/union/coverage.c), the same code on the host and the device.
+ *
+ * The union of a group of polygons that form a coverage is its members'
+ * boundaries with every edge they share removed. Oriented with the
+ * interior on the left (shells counter-clockwise, holes clockwise), the
+ * boundaries add up as chains: the winding number of their sum at a point
+ * is the number of members covering it. An interior edge appears twice,
+ * in opposite directions, with the same endpoints: cancelling such pairs
+ * leaves the sum, and so the winding numbers, unchanged. What is left (R)
+ * bounds the union exactly when its winding number is 0 or 1 everywhere,
+ * and the stage proves that instead of trusting the input:
+ *
+ *   - R is noded: two of its segments meet only at a shared endpoint,
+ *     never crossing, overlapping or touching an interior (a T-junction);
+ *   - around every node of R the edges alternate in, out, in, out;
+ *   - for every ring of R, the winding number of the other rings at one
+ *     of its vertices is 0 for a counter-clockwise ring and 1 for a
+ *     clockwise one (so just outside a shell it is 0, outside a hole 1).
+ *
+ * Then the faces alternate 0 and 1 and the rings are the union's shells
+ * (counter-clockwise) and holes. Any failure sends the group elsewhere
+ * (the GEOS path), with the reason in bad[group]; the checks are exact
+ * (orientation by adaptive arithmetic, coordinates compared as doubles),
+ * never sums of floating-point areas.
+ *
+ * The work of every item is bounded (a segment, a node of at most
+ * VSG_COV_MAX_DEGREE edges, a chunk of a ring): no item grows with the
+ * size of a polygon or group (docs/gpu-stages.md).
+ *
+ * Rings are linked at a node by the interior-hugging rule: an edge
+ * arriving at v continues along the first edge clockwise from its own
+ * reverse, which bounds the same interior sector. Where that makes one
+ * ring pass a node twice (a shell touching itself, enclosing a hole that
+ * touches it), the group is handed back: the stage never emits an invalid
+ * self-touching ring.
+ */
+#ifndef VSG_ELEMENTS_UNION_COVERAGE_H
+#define VSG_ELEMENTS_UNION_COVERAGE_H
+
+#include "elements/atomics.h"
+#include "elements/col_view.h"
+#include "elements/filter/bounds.h"
+#include "elements/filter/chunks.h"
+#include "elements/predicates.h"
+
+/* why a group leaves the fast path: bits of bad[group] */
+enum {
+    VSG_COV_BAD_INPUT = 1,    /* not polygons, Z, non-finite, bad offsets       */
+    VSG_COV_BAD_RING = 2,     /* a ring unclosed, too short, or of no orientation */
+    VSG_COV_BAD_MATCH = 4,    /* a segment met in the same direction, or 3 times */
+    VSG_COV_BAD_NODE = 8,     /* a node of R the linking cannot settle           */
+    VSG_COV_BAD_NODING = 16,  /* segments of R cross, overlap, or touch inside   */
+    VSG_COV_BAD_NESTING = 32, /* winding number not 0/1: members overlap/nest    */
+    VSG_COV_BAD_POINT = 64,   /* a ring of R with no vertex of degree 2          */
+    VSG_COV_BAD_EMPTY = 128   /* nothing left to union (all members empty)       */
+};
+
+#define VSG_COV_NOKEY UINT64_MAX
+#define VSG_COV_MAX_DEGREE 8
+#define VSG_COV_NONE INT64_MAX
+/* a ring walks back or forward over at most this many repeated points */
+#define VSG_COV_MAX_REPEAT 16
+/* coordinates per item of the per-coordinate steps */
+#define VSG_COV_BLOCK 256
+
+/* ---- keys ------------------------------------------------------------------
+ * Hashes of exact values: equal inputs give equal keys; distinct inputs
+ * collide with probability about 2^-64, and every use of a key compares
+ * the coordinates exactly afterwards (a collision hands the group back). */
+
+VSG_HD uint64_t vsg_cov_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    return h;
+}
+
+VSG_HD uint64_t vsg_cov_bits(double d)
+{
+    union { double d; uint64_t u; } c;
+    c.d = d == 0.0 ? 0.0 : d;   /* -0.0 and +0.0 are the same point */
+    return c.u;
+}
+
+VSG_HD uint64_t vsg_cov_fix(uint64_t h) { return h == VSG_COV_NOKEY ? h - 1 : h; }
+
+VSG_HD uint64_t vsg_cov_node_key(int64_t group, double x, double y)
+{
+    uint64_t h = vsg_cov_mix(0x51ed270b27a3c6f1ull, (uint64_t)group);
+    h = vsg_cov_mix(h, vsg_cov_bits(x));
+    return vsg_cov_fix(vsg_cov_mix(h, vsg_cov_bits(y)));
+}
+
+VSG_HD int vsg_cov_lex_less(double ax, double ay, double bx, double by)
+{
+    return ax < bx || (ax == bx && ay < by);
+}
+
+VSG_HD int vsg_cov_same(double ax, double ay, double bx, double by)
+{
+    return ax == bx && ay == by;
+}
+
+/* The key of the undirected segment {a, b} of a group. */
+VSG_HD uint64_t vsg_cov_seg_key(int64_t group, double ax, double ay, double bx, double by)
+{
+    if (vsg_cov_lex_less(bx, by, ax, ay)) {
+        double tx = ax, ty = ay;
+        ax = bx; ay = by; bx = tx; by = ty;
+    }
+    uint64_t h = vsg_cov_mix(0x2545f4914f6cdd1dull, (uint64_t)group);
+    h = vsg_cov_mix(h, vsg_cov_bits(ax));
+    h = vsg_cov_mix(h, vsg_cov_bits(ay));
+    h = vsg_cov_mix(h, vsg_cov_bits(bx));
+    return vsg_cov_fix(vsg_cov_mix(h, vsg_cov_bits(by)));
+}
+
+/* The first index q in [0, n) with a[q] >= key (n if none). */
+VSG_HD int64_t vsg_cov_lower_bound(const uint64_t *a, int64_t n, uint64_t key)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ---- step 1: the input, per geometry, ring and block of coordinates ---- */
+
+/* Members that cannot be unioned here mark their group. Null and empty
+ * members contribute nothing. */
+VSG_HD void vsg_cov_geom_check(const vsg_col_view *v, const int64_t *group_of, int64_t n_groups,
+                               int64_t g, uint32_t *bad)
+{
+    int64_t grp = group_of[g];
+    if (grp < 0 || grp >= n_groups)
+        return;
+    uint8_t f = v->flags[g];
+    int64_t p0, p1;
+    if (f & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE | VSG_GF_Z))
+        VSG_OR_U32(bad + grp, VSG_COV_BAD_INPUT);
+    else if (f & (VSG_GF_NULL | VSG_GF_EMPTY))
+        return;
+    else if (vsg_gt_dimension(v->type[g]) != 2 || !vsg_geom_parts(v, g, &p0, &p1))
+        VSG_OR_U32(bad + grp, VSG_COV_BAD_INPUT);
+}
+
+/* ring_geom[r], ring_shell[r] (1 for the first ring of its part) and the
+ * ring's lowest-leftmost vertex, reset for the min passes. */
+VSG_HD void vsg_cov_ring_init(const vsg_col_view *v, int64_t r, int64_t *ring_geom,
+                              uint8_t *ring_shell, uint64_t *ring_min)
+{
+    int64_t p = vsg_last_le(v->part_ring, v->n_parts + 1, r);
+    int64_t g = vsg_ring_geom(v, r);
+    ring_geom[r] = g;
+    ring_shell[r] = (uint8_t)(p >= 0 && p < v->n_parts && v->part_ring[p] == r);
+    ring_min[3 * r] = ring_min[3 * r + 1] = ring_min[3 * r + 2] = VSG_COV_NOKEY;
+}
+
+/* coord_ring[k] for the coordinates of block b (-1 outside any ring).
+ * Returns the coordinates written. */
+VSG_HD int64_t vsg_cov_coord_ring(const vsg_col_view *v, int64_t b, int64_t *coord_ring)
+{
+    int64_t k0 = b * VSG_COV_BLOCK;
+    int64_t k1 = k0 + VSG_COV_BLOCK < v->n_coords ? k0 + VSG_COV_BLOCK : v->n_coords;
+    int64_t r = vsg_last_le(v->ring_coord, v->n_rings + 1, k0);
+    for (int64_t k = k0; k < k1; k++) {
+        if (r >= 0 && r < v->n_rings && v->ring_coord[r + 1] <= k)
+            r = vsg_last_le(v->ring_coord, v->n_rings + 1, k);   /* next non-empty ring */
+        coord_ring[k] = r >= 0 && r < v->n_rings ? r : -1;
+    }
+    return k1 - k0;
+}
+
+/* The three passes of the lowest-leftmost vertex of each ring (the last,
+ * closing coordinate excluded): min y, then min x among those, then the
+ * first index among those. */
+VSG_HD void vsg_cov_min_pass(const vsg_col_view *v, const int64_t *coord_ring, int pass,
+                             int64_t k, uint64_t *ring_min)
+{
+    int64_t r = coord_ring[k];
+    if (r < 0 || k + 1 >= v->ring_coord[r + 1])
+        return;
+    uint64_t oy = vsg_ord_of(v->y[k]), ox = vsg_ord_of(v->x[k]);
+    uint64_t *m = ring_min + 3 * r;
+    if (pass == 0)
+        VSG_MIN_U64(m, oy);
+    else if (pass == 1 && oy == m[0])
+        VSG_MIN_U64(m + 1, ox);
+    else if (pass == 2 && oy == m[0] && ox == m[1])
+        VSG_MIN_U64(m + 2, (uint64_t)k);
+}
+
+/* The orientation of ring [k0, k1) (closed, first == last) at its vertex
+ * i, which must be an extreme one: VSG_ORIENT_CCW, _CW, or 0 when it has
+ * none or cannot be told within VSG_COV_MAX_REPEAT repeated points. */
+VSG_HD int vsg_cov_ring_orient(const double *x, const double *y, int64_t k0, int64_t k1,
+                               int64_t i)
+{
+    int64_t m = k1 - k0 - 1;   /* distinct positions */
+    if (m < 3 || i < k0 || i >= k0 + m)
+        return 0;
+    int64_t pi = i, ni = i;
+    int s = 0;
+    do {
+        pi = pi == k0 ? k0 + m - 1 : pi - 1;
+    } while (vsg_cov_same(x[pi], y[pi], x[i], y[i]) && ++s < VSG_COV_MAX_REPEAT);
+    s = 0;
+    do {
+        ni = ni + 1 == k0 + m ? k0 : ni + 1;
+    } while (vsg_cov_same(x[ni], y[ni], x[i], y[i]) && ++s < VSG_COV_MAX_REPEAT);
+    if (vsg_cov_same(x[pi], y[pi], x[i], y[i]) || vsg_cov_same(x[ni], y[ni], x[i], y[i]))
+        return 0;
+    int o = vsg_orient2d(x[pi], y[pi], x[i], y[i], x[ni], y[ni]);
+    return o == VSG_ORIENT_CCW || o == VSG_ORIENT_CW ? o : 0;
+}
+
+/* dir[r]: +1 when ring r already has its interior on the left (a
+ * counter-clockwise shell, a clockwise hole), -1 when it must be
+ * reversed, 0 for a ring that marks its group bad. */
+VSG_HD void vsg_cov_ring_dir(const vsg_col_view *v, const int64_t *group_of, int64_t n_groups,
+                             int64_t r, const int64_t *ring_geom, const uint8_t *ring_shell,
+                             const uint64_t *ring_min, int8_t *dir, uint32_t *bad)
+{
+    int64_t g = ring_geom[r], k0, k1;
+    dir[r] = 0;
+    if (g < 0 || group_of[g] < 0 || group_of[g] >= n_groups)
+        return;
+    int ok = vsg_ring_coords(v, r, &k0, &k1) && k1 - k0 >= 4 &&
+             vsg_cov_same(v->x[k0], v->y[k0], v->x[k1 - 1], v->y[k1 - 1]);
+    int o = ok && ring_min[3 * r + 2] != VSG_COV_NOKEY
+                ? vsg_cov_ring_orient(v->x, v->y, k0, k1, (int64_t)ring_min[3 * r + 2])
+                : 0;
+    if (o == 0) {
+        VSG_OR_U32(bad + group_of[g], VSG_COV_BAD_RING);
+        return;
+    }
+    int ccw = o == VSG_ORIENT_CCW;
+    dir[r] = (int8_t)(ccw == (ring_shell[r] != 0) ? 1 : -1);
+}
+
+/* Segment k (from coordinate k to k + 1 of its ring), interior on the
+ * left: its group and endpoints. 0 when k starts no segment (the closing
+ * coordinate, a repeated point, a bad ring). */
+VSG_HD int vsg_cov_seg(const vsg_col_view *v, const int64_t *group_of, const int64_t *coord_ring,
+                       const int64_t *ring_geom, const int8_t *dir, int64_t k, int64_t *grp,
+                       double *ax, double *ay, double *bx, double *by)
+{
+    int64_t r = coord_ring[k];
+    *grp = -1;
+    *ax = *ay = *bx = *by = 0.0;
+    if (r < 0 || dir[r] == 0 || k + 1 >= v->ring_coord[r + 1])
+        return 0;
+    if (vsg_cov_same(v->x[k], v->y[k], v->x[k + 1], v->y[k + 1]))
+        return 0;
+    *grp = group_of[ring_geom[r]];
+    int f = dir[r] > 0;
+    *ax = v->x[f ? k : k + 1];
+    *ay = v->y[f ? k : k + 1];
+    *bx = v->x[f ? k + 1 : k];
+    *by = v->y[f ? k + 1 : k];
+    return 1;
+}
+
+/* ---- step 2: cancel the shared edges ---------------------------------------- */
+
+VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
+                               const int64_t *coord_ring, const int64_t *ring_geom,
+                               const int8_t *dir, int64_t k, uint64_t *key, int64_t *idx)
+{
+    int64_t g;
+    double ax, ay, bx, by;
+    idx[k] = k;
+    key[k] = vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by)
+                 ? vsg_cov_seg_key(g, ax, ay, bx, by)
+                 : VSG_COV_NOKEY;
+}
+
+/* Sorted position q of the segment keys: keep[k] = 1 for the segment k it
+ * holds when it stays in R. Equal keys come in runs: a run of one stays;
+ * two equal segments cancel when opposite and mark the group when in the
+ * same direction (members overlapping along it); a run of three or more
+ * marks the group. Each item looks at two neighbours on each side only. */
+VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
+                           const int64_t *coord_ring, const int64_t *ring_geom,
+                           const int8_t *dir, const uint64_t *key, const int64_t *idx, int64_t n,
+                           int64_t q, int64_t *keep, uint32_t *bad)
+{
+    uint64_t h = key[q];
+    if (h == VSG_COV_NOKEY)
+        return;
+    int pe1 = q > 0 && key[q - 1] == h, pe2 = pe1 && q > 1 && key[q - 2] == h;
+    int ne1 = q + 1 < n && key[q + 1] == h, ne2 = ne1 && q + 2 < n && key[q + 2] == h;
+    int64_t k = idx[q], g, g2;
+    double ax, ay, bx, by, cx, cy, dx, dy;
+    vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
+    if (pe2 || ne2 || (pe1 && ne1)) {
+        VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
+        return;
+    }
+    if (!pe1 && !ne1) {
+        keep[k] = 1;
+        return;
+    }
+    int64_t k2 = idx[pe1 ? q - 1 : q + 1];
+    vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
+    if (g2 != g) {
+        keep[k] = 1;   /* a collision across groups */
+        return;
+    }
+    if (vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy))
+        return;   /* an interior edge: cancelled */
+    if (vsg_cov_same(ax, ay, cx, cy) && vsg_cov_same(bx, by, dx, dy))
+        VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
+    else
+        keep[k] = 1;   /* a collision */
+}
+
+/* ---- the boundary R ------------------------------------------------------------
+ * R's segments, compacted in coordinate order (so rings start where the
+ * input's do), interior on the left. */
+typedef struct {
+    int64_t n;
+    int64_t *group;
+    double *ax, *ay, *bx, *by;
+    double *box;                 /* 4 per segment, for the noding join     */
+    uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted   */
+    int64_t *sidx, *eidx;        /* the segments behind them               */
+} vsg_cov_r;
+
+VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
+                           const int64_t *coord_ring, const int64_t *ring_geom,
+                           const int8_t *dir, const int64_t *keep, const int64_t *off, int64_t k,
+                           const vsg_cov_r *R)
+{
+    if (!keep[k])
+        return;
+    int64_t j = off[k], g;
+    double ax, ay, bx, by;
+    vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
+    R->group[j] = g;
+    R->ax[j] = ax;
+    R->ay[j] = ay;
+    R->bx[j] = bx;
+    R->by[j] = by;
+    R->box[4 * j] = ax < bx ? ax : bx;
+    R->box[4 * j + 1] = ay < by ? ay : by;
+    R->box[4 * j + 2] = ax < bx ? bx : ax;
+    R->box[4 * j + 3] = ay < by ? by : ay;
+    R->skey[j] = vsg_cov_node_key(g, ax, ay);
+    R->sidx[j] = j;
+    R->ekey[j] = vsg_cov_node_key(g, bx, by);
+    R->eidx[j] = j;
+}
+
+/* ---- step 3: link each segment to the next one of its ring ----------------- */
+
+/* The class of direction v->p seen from direction v->d, clockwise: 0 the
+ * same direction, 1 to the right, 2 opposite, 3 to the left; -1 uncertain. */
+VSG_HD int vsg_cov_cw_class(double vx, double vy, double dx, double dy, double px, double py)
+{
+    int o = vsg_orient2d(vx, vy, dx, dy, px, py);
+    if (o == VSG_ORIENT_UNCERTAIN)
+        return -1;
+    if (o == VSG_ORIENT_CW)
+        return 1;
+    if (o == VSG_ORIENT_CCW)
+        return 3;
+    /* collinear: the same side of v on the line, or not */
+    int same = (dx - vx > 0) == (px - vx > 0) && (dx - vx < 0) == (px - vx < 0) &&
+               (dy - vy > 0) == (py - vy > 0) && (dy - vy < 0) == (py - vy < 0);
+    return same ? 0 : 2;
+}
+
+/* Whether direction v->p comes strictly before v->q going clockwise from
+ * v->d; *tie set when they are the same direction, *unsure on overflow. */
+VSG_HD int vsg_cov_cw_before(double vx, double vy, double dx, double dy, double px, double py,
+                             double qx, double qy, int *tie, int *unsure)
+{
+    int cp = vsg_cov_cw_class(vx, vy, dx, dy, px, py);
+    int cq = vsg_cov_cw_class(vx, vy, dx, dy, qx, qy);
+    if (cp < 0 || cq < 0) {
+        *unsure = 1;
+        return 0;
+    }
+    if (cp != cq)
+        return cp < cq;
+    if (cp == 0 || cp == 2) {
+        *tie = 1;
+        return 0;
+    }
+    int o = vsg_orient2d(vx, vy, px, py, qx, qy);   /* q right of v->p: after p */
+    if (o == VSG_ORIENT_UNCERTAIN)
+        *unsure = 1;
+    if (o == 0)
+        *tie = 1;
+    return o == VSG_ORIENT_CW;
+}
+
+/* The segments of R with a start (starts = 1) or end at node (g, x, y):
+ * up to VSG_COV_MAX_DEGREE of them in out[]; -1 when there are more, or a
+ * key collides with another node. */
+VSG_HD int vsg_cov_at_node(const vsg_cov_r *R, int starts, int64_t g, double x, double y,
+                           int64_t *out)
+{
+    const uint64_t *key = starts ? R->skey : R->ekey;
+    const int64_t *idx = starts ? R->sidx : R->eidx;
+    const double *px = starts ? R->ax : R->bx, *py = starts ? R->ay : R->by;
+    uint64_t h = vsg_cov_node_key(g, x, y);
+    int n = 0;
+    for (int64_t q = vsg_cov_lower_bound(key, R->n, h); q < R->n && key[q] == h; q++) {
+        int64_t s = idx[q];
+        if (n == VSG_COV_MAX_DEGREE || R->group[s] != g || !vsg_cov_same(px[s], py[s], x, y))
+            return -1;
+        out[n++] = s;
+    }
+    return n;
+}
+
+/* next[j]: the segment that follows j in its ring, the first leaving j's
+ * end clockwise from j's reverse (the one that bounds j's interior
+ * sector); deg_end[j]: the number of segments leaving that node. The node
+ * must have as many segments in as out, alternating around it; otherwise
+ * the group is marked. Work: at most VSG_COV_MAX_DEGREE^2 comparisons. */
+VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int64_t *next, int32_t *deg_end,
+                            uint32_t *bad)
+{
+    int64_t g = R->group[j], outs[VSG_COV_MAX_DEGREE], ins[VSG_COV_MAX_DEGREE];
+    double vx = R->bx[j], vy = R->by[j], dx = R->ax[j], dy = R->ay[j];
+    int no = vsg_cov_at_node(R, 1, g, vx, vy, outs);
+    int ni = vsg_cov_at_node(R, 0, g, vx, vy, ins);
+    next[j] = -1;
+    deg_end[j] = no;
+    if (no <= 0 || ni != no) {
+        VSG_OR_U32(bad + g, VSG_COV_BAD_NODE);
+        return 1;
+    }
+    if (no == 1) {
+        next[j] = outs[0];
+        return 1;
+    }
+    int tie = 0, unsure = 0;
+    int64_t best = outs[0];
+    for (int q = 1; q < no; q++)
+        if (vsg_cov_cw_before(vx, vy, dx, dy, R->bx[outs[q]], R->by[outs[q]], R->bx[best],
+                              R->by[best], &tie, &unsure))
+            best = outs[q];
+    /* no other arriving segment may lie between j's reverse and best */
+    for (int q = 0; q < ni; q++)
+        if (ins[q] != j &&
+            !vsg_cov_cw_before(vx, vy, dx, dy, R->bx[best], R->by[best], R->ax[ins[q]],
+                               R->ay[ins[q]], &tie, &unsure))
+            tie = 1;
+    if (tie || unsure || vsg_cov_cw_class(vx, vy, dx, dy, R->bx[best], R->by[best]) == 0) {
+        VSG_OR_U32(bad + g, VSG_COV_BAD_NODE);
+        return (int64_t)no * no;
+    }
+    next[j] = best;
+    return (int64_t)no * no;
+}
+
+/* next[] must be a permutation: every segment one predecessor. */
+VSG_HD void vsg_cov_pred_count(const vsg_cov_r *R, int64_t j, const int64_t *next,
+                               const int32_t *deg_end, uint32_t *preds, int32_t *deg_start)
+{
+    int64_t s = next[j];
+    if (s < 0 || s >= R->n)
+        return;
+    VSG_ADD_U32(preds + s, 1);
+    deg_start[s] = deg_end[j];
+}
+
+VSG_HD void vsg_cov_pred_check(const vsg_cov_r *R, int64_t j, const int64_t *next,
+                               const uint32_t *preds, uint32_t *bad)
+{
+    if (next[j] < 0 || preds[j] != 1)
+        VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
+}
+
+/* ---- step 4: R is noded ------------------------------------------------------
+ * Candidate pair (i, j) of R (boxes meeting): segments of one group may
+ * meet only at a shared endpoint, and not run along each other there. */
+VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *bad)
+{
+    if (i >= j || R->group[i] != R->group[j])
+        return;
+    double p1x = R->ax[i], p1y = R->ay[i], p2x = R->bx[i], p2y = R->by[i];
+    double q1x = R->ax[j], q1y = R->ay[j], q2x = R->bx[j], q2y = R->by[j];
+    int rel = vsg_segment_relation(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y);
+    if (rel == VSG_SEG_DISJOINT)
+        return;
+    int ok = 0;
+    if (rel == VSG_SEG_TOUCH) {
+        /* the shared endpoint e and the far ends f (of i) and h (of j) */
+        double ex, ey, fx, fy, hx, hy;
+        int shared = 1;
+        if (vsg_cov_same(p1x, p1y, q1x, q1y)) {
+            ex = p1x; ey = p1y; fx = p2x; fy = p2y; hx = q2x; hy = q2y;
+        } else if (vsg_cov_same(p1x, p1y, q2x, q2y)) {
+            ex = p1x; ey = p1y; fx = p2x; fy = p2y; hx = q1x; hy = q1y;
+        } else if (vsg_cov_same(p2x, p2y, q1x, q1y)) {
+            ex = p2x; ey = p2y; fx = p1x; fy = p1y; hx = q2x; hy = q2y;
+        } else if (vsg_cov_same(p2x, p2y, q2x, q2y)) {
+            ex = p2x; ey = p2y; fx = p1x; fy = p1y; hx = q1x; hy = q1y;
+        } else {
+            shared = 0;
+            ex = ey = fx = fy = hx = hy = 0;
+        }
+        ok = shared && !vsg_cov_same(fx, fy, hx, hy) && vsg_cov_cw_class(ex, ey, fx, fy, hx, hy) > 0;
+    }
+    if (!ok)
+        VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
+}
+
+/* ---- step 5: rings by pointer jumping ------------------------------------------
+ * lab: the smallest segment of each cycle of next (its leader); then the
+ * cycle is cut before its leader and dist counts the steps to the cut.
+ * Each round halves what is left; a round's items read only the previous
+ * round's arrays. */
+VSG_HD int vsg_cov_label_round(int64_t j, const int64_t *lab, const int64_t *nx, int64_t *lab2,
+                               int64_t *nx2)
+{
+    int64_t s = nx[j];
+    if (s < 0) {
+        lab2[j] = lab[j];
+        nx2[j] = s;
+        return 0;
+    }
+    int64_t l = lab[s] < lab[j] ? lab[s] : lab[j];
+    lab2[j] = l;
+    nx2[j] = nx[s];
+    return l != lab[j];
+}
+
+VSG_HD void vsg_cov_cut(int64_t j, const int64_t *next, const int64_t *lab, int64_t *nx,
+                        int64_t *dist)
+{
+    int64_t s = next[j];
+    nx[j] = s < 0 || s == lab[j] ? -1 : s;
+    dist[j] = nx[j] < 0 ? 0 : 1;
+}
+
+VSG_HD int vsg_cov_rank_round(int64_t j, const int64_t *dist, const int64_t *nx, int64_t *dist2,
+                              int64_t *nx2)
+{
+    int64_t s = nx[j];
+    if (s < 0) {
+        dist2[j] = dist[j];
+        nx2[j] = -1;
+        return 0;
+    }
+    dist2[j] = dist[j] + dist[s];
+    nx2[j] = nx[s];
+    return 1;
+}
+
+/* ---- step 6: the rings of R as columnar rings ---------------------------------
+ * Ring ids in leader order (is_leader scanned); ring q's coordinates are
+ * its segments' starts from the leader on, then the leader's again. */
+VSG_HD void vsg_cov_leader(int64_t j, const int64_t *lab, int64_t *is_leader)
+{
+    is_leader[j] = lab[j] == j;
+}
+
+VSG_HD void vsg_cov_ring_len(int64_t j, const int64_t *lab, const int64_t *dist,
+                             const int64_t *leader_off, const vsg_cov_r *R, int64_t *len,
+                             int64_t *ring_group)
+{
+    if (lab[j] != j)
+        return;
+    int64_t q = leader_off[j];
+    len[q] = dist[j] + 2;   /* segments + the closing coordinate */
+    ring_group[q] = R->group[j];
+}
+
+/* The test point of a ring (tp[q]): its first vertex of node degree 1
+ * (position pos), or, when every vertex is shared with other rings (a
+ * square of a checkerboard), the midpoint of its first segment
+ * (VSG_COV_TP_MID + pos). A vertex of degree 1 lies on no other ring of a
+ * noded R, so its point-in-ring tests are exact. The midpoint is rounded:
+ * it can only land on the wrong side of another ring that passes within
+ * an ulp of this one without touching it. */
+#define VSG_COV_TP_MID (1ull << 40)
+
+/* Writes segment j's start at its place and offers its test point. */
+VSG_HD void vsg_cov_ring_fill(int64_t j, const vsg_cov_r *R, const int64_t *lab,
+                              const int64_t *dist, const int64_t *leader_off,
+                              const int64_t *ring_coord, const int32_t *deg_start, double *ox,
+                              double *oy, int64_t *o_coord_ring, uint64_t *tp)
+{
+    int64_t L = lab[j], q = leader_off[L];
+    int64_t pos = dist[L] - dist[j];
+    int64_t k = ring_coord[q] + pos;
+    ox[k] = R->ax[j];
+    oy[k] = R->ay[j];
+    o_coord_ring[k] = q;
+    if (pos == 0) {
+        int64_t e = ring_coord[q + 1] - 1;
+        ox[e] = R->ax[j];
+        oy[e] = R->ay[j];
+        o_coord_ring[e] = q;
+    }
+    /* a vertex of degree 1 first; else the middle of a segment */
+    VSG_MIN_U64(tp + q, (uint64_t)pos + (deg_start[j] == 1 ? 0 : VSG_COV_TP_MID));
+}
+
+/* ---- step 7: nesting -----------------------------------------------------------
+ * Per output ring q: its orientation (exact, at the lowest-leftmost
+ * vertex, found by the min passes above run on the output), box, and test
+ * point; then, per candidate pair (ring q's test point in ring c's box),
+ * the point-in-ring parity from crossing counts over c's chunks. */
+VSG_HD void vsg_cov_out_ring(int64_t q, const double *ox, const double *oy,
+                             const int64_t *ring_coord, const uint64_t *ring_min,
+                             const uint64_t *tp, const int64_t *ring_group, int8_t *sign,
+                             double *tp_box, uint32_t *bad)
+{
+    int64_t k0 = ring_coord[q], k1 = ring_coord[q + 1];
+    int o = ring_min[3 * q + 2] == VSG_COV_NOKEY
+                ? 0
+                : vsg_cov_ring_orient(ox, oy, k0, k1, (int64_t)ring_min[3 * q + 2]);
+    sign[q] = (int8_t)(o == VSG_ORIENT_CCW ? 1 : o == VSG_ORIENT_CW ? -1 : 0);
+    if (o == 0)
+        VSG_OR_U32(bad + ring_group[q], VSG_COV_BAD_RING);
+    if (tp[q] == VSG_COV_NOKEY) {
+        VSG_OR_U32(bad + ring_group[q], VSG_COV_BAD_POINT);
+        tp_box[4 * q] = tp_box[4 * q + 1] = INFINITY;   /* meets nothing */
+        tp_box[4 * q + 2] = tp_box[4 * q + 3] = -INFINITY;
+        return;
+    }
+    double px, py;
+    if (tp[q] < VSG_COV_TP_MID) {
+        px = ox[k0 + (int64_t)tp[q]];
+        py = oy[k0 + (int64_t)tp[q]];
+    } else {
+        int64_t k = k0 + (int64_t)(tp[q] - VSG_COV_TP_MID);
+        px = 0.5 * ox[k] + 0.5 * ox[k + 1];
+        py = 0.5 * oy[k] + 0.5 * oy[k + 1];
+    }
+    tp_box[4 * q] = tp_box[4 * q + 2] = px;
+    tp_box[4 * q + 1] = tp_box[4 * q + 3] = py;
+}
+
+/* Chunks of ring c to test pair t against (0 when the pair does not count). */
+VSG_HD int64_t vsg_cov_pip_items(int64_t t, const int64_t *pr, const int64_t *pc,
+                                 const int64_t *ring_group, const int64_t *ring_coord)
+{
+    int64_t r = pr[t], c = pc[t];
+    if (r == c || ring_group[r] != ring_group[c])
+        return 0;
+    int64_t segs = ring_coord[c + 1] - ring_coord[c] - 1;
+    return (segs + VSG_CHUNK_SEGS - 1) / VSG_CHUNK_SEGS;
+}
+
+/* Item u: one chunk of ring c against pair t's test point; the crossings
+ * of the ray to +x (half-open in y) flip parity[t]. The point is not on c
+ * (see VSG_COV_TP_MID). */
+VSG_HD int64_t vsg_cov_pip(int64_t u, const int64_t *item_off, int64_t n_pairs,
+                           const int64_t *pr, const int64_t *pc, const double *tp_box,
+                           const double *ox, const double *oy, const int64_t *ring_coord,
+                           uint32_t *parity)
+{
+    int64_t t = vsg_last_le(item_off, n_pairs + 1, u);
+    if (t < 0 || t >= n_pairs)
+        return 0;
+    int64_t c = pc[t];
+    double px = tp_box[4 * pr[t]], py = tp_box[4 * pr[t] + 1];
+    int64_t k0 = ring_coord[c] + (u - item_off[t]) * VSG_CHUNK_SEGS;
+    int64_t k1 = k0 + VSG_CHUNK_SEGS < ring_coord[c + 1] - 1 ? k0 + VSG_CHUNK_SEGS
+                                                              : ring_coord[c + 1] - 1;
+    uint32_t flips = 0;
+    for (int64_t k = k0; k < k1; k++) {
+        double ux = ox[k], uy = oy[k], wx = ox[k + 1], wy = oy[k + 1];
+        if ((uy > py) == (wy > py))
+            continue;
+        if (ux < px && wx < px)
+            continue;
+        int o = vsg_orient2d(ux, uy, wx, wy, px, py);
+        if ((wy > uy && o == VSG_ORIENT_CCW) || (wy < uy && o == VSG_ORIENT_CW))
+            flips ^= 1u;
+    }
+    if (flips)
+        VSG_XOR_U32(parity + t, 1u);
+    return k1 - k0;
+}
+
+/* Pair t inside: ring r's depth and the winding number of the rings
+ * around it. */
+VSG_HD void vsg_cov_wind(int64_t t, const int64_t *pr, const int64_t *pc, const uint32_t *parity,
+                         const int8_t *sign, int64_t *depth, int64_t *wind)
+{
+    if (!parity[t])
+        return;
+    VSG_ADD_I64(depth + pr[t], 1);
+    VSG_ADD_I64(wind + pr[t], sign[pc[t]]);
+}
+
+/* Just outside a shell (counter-clockwise) the winding number is 0, just
+ * outside a hole 1; anything else is an overlap or a nesting of members. */
+VSG_HD void vsg_cov_wind_check(int64_t q, const int8_t *sign, const int64_t *wind,
+                               const int64_t *ring_group, uint32_t *bad)
+{
+    if (sign[q] != 0 && wind[q] != (sign[q] > 0 ? 0 : 1))
+        VSG_OR_U32(bad + ring_group[q], VSG_COV_BAD_NESTING);
+}
+
+/* A hole's shell: the deepest shell around it. */
+VSG_HD void vsg_cov_parent(int64_t t, const int64_t *pr, const int64_t *pc,
+                           const uint32_t *parity, const int8_t *sign, const int64_t *depth,
+                           uint64_t *parent)
+{
+    int64_t r = pr[t], c = pc[t];
+    if (!parity[t] || sign[r] >= 0 || sign[c] <= 0)
+        return;
+    VSG_MAX_U64(parent + r, ((uint64_t)depth[c] << 40) | (uint64_t)c);
+}
+
+/* ---- step 8: the output, one MultiPolygon per good group ------------------------
+ * Rings of good groups are ordered by (group, shell, hole after shell,
+ * ring id) with stable sorts of these keys, least significant first. */
+VSG_HD int64_t vsg_cov_shell_of(int64_t q, const int8_t *sign, const uint64_t *parent)
+{
+    return sign[q] > 0 ? q : (int64_t)(parent[q] & ((1ull << 40) - 1));
+}
+
+/* pass 0: hole flag; 1: shell id; 2: group. */
+VSG_HD void vsg_cov_order_key(int pass, int64_t i, const int64_t *order, const int8_t *sign,
+                              const uint64_t *parent, const int64_t *ring_group, uint64_t *key)
+{
+    int64_t q = order[i];
+    key[i] = pass == 0 ? (uint64_t)(sign[q] < 0)
+             : pass == 1 ? (uint64_t)vsg_cov_shell_of(q, sign, parent)
+                         : (uint64_t)ring_group[q];
+}
+
+VSG_HD void vsg_cov_ring_keep(int64_t q, const int64_t *ring_group, const uint32_t *bad,
+                              int64_t *keep)
+{
+    keep[q] = bad[ring_group[q]] == 0;
+}
+
+/* Output position i of the kept rings in order: ring counts per group
+ * (rings) and shells per group (parts); len: coordinates. */
+VSG_HD void vsg_cov_out_counts(int64_t i, const int64_t *order, const int8_t *sign,
+                               const int64_t *ring_group, const int64_t *ring_coord,
+                               int64_t *geom_parts, int64_t *is_shell, int64_t *len)
+{
+    int64_t q = order[i];
+    is_shell[i] = sign[q] > 0;
+    len[i] = ring_coord[q + 1] - ring_coord[q];
+    if (sign[q] > 0)
+        VSG_ADD_I64(geom_parts + ring_group[q], 1);
+}
+
+/* part_ring: a shell at output position i starts part shell_off[i]. */
+VSG_HD void vsg_cov_out_parts(int64_t i, const int64_t *is_shell, const int64_t *shell_off,
+                              int64_t *part_ring)
+{
+    if (is_shell[i])
+        part_ring[shell_off[i]] = i;
+}
+
+/* Block b of the output coordinates, copied from ring order to output
+ * order (at_out[q]: output position of ring q). */
+VSG_HD int64_t vsg_cov_out_coords(int64_t b, int64_t n_coords, const int64_t *coord_ring,
+                                  const int64_t *ring_coord, const int64_t *at_out,
+                                  const int64_t *out_ring_coord, const double *ox,
+                                  const double *oy, double *x, double *y)
+{
+    int64_t k0 = b * VSG_COV_BLOCK;
+    int64_t k1 = k0 + VSG_COV_BLOCK < n_coords ? k0 + VSG_COV_BLOCK : n_coords;
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t q = coord_ring[k], i = q < 0 ? -1 : at_out[q];
+        if (i < 0)
+            continue;
+        int64_t d = out_ring_coord[i] + (k - ring_coord[q]);
+        x[d] = ox[k];
+        y[d] = oy[k];
+    }
+    return k1 - k0;
+}
+
+VSG_HD void vsg_cov_at_out(int64_t i, const int64_t *order, int64_t *at_out)
+{
+    at_out[order[i]] = i;
+}
+
+/* Per group: its type and flags; a group that is bad, or has no shell
+ * (nothing but empty members), is NULL here and not ok: the caller hands
+ * it back. */
+VSG_HD void vsg_cov_out_geom(int64_t g, uint32_t *bad, const int64_t *shells, uint8_t *type,
+                             uint8_t *flags, uint8_t *ok)
+{
+    if (bad[g] == 0 && shells[g] == 0)
+        bad[g] = VSG_COV_BAD_EMPTY;
+    type[g] = VSG_GT_MULTIPOLYGON;
+    ok[g] = bad[g] == 0;
+    flags[g] = bad[g] ? VSG_GF_NULL : 0;
+}
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * coverage_steps.h - the coverage union stage's steps as one dispatcher:
+ * vsg_cov_item(ctx, step, i) runs item i of a step (elements/union/
+ * coverage.h has the logic). The host backend loops over it; the device
+ * launches it (cuda/union/launch_coverage.cu), so one launcher serves every
+ * step and the two backends cannot drift apart.
+ *
+ * Every array is backend memory, owned by the orchestrator
+ * (stages/union/coverage.c), which sizes them by count-then-scan and
+ * swaps the double buffers of the pointer-jumping rounds between steps.
+ */
+#ifndef VSG_ELEMENTS_UNION_COVERAGE_STEPS_H
+#define VSG_ELEMENTS_UNION_COVERAGE_STEPS_H
+
+#include "elements/union/coverage.h"
+
+typedef struct {
+    /* input */
+    vsg_col_view v;
+    const int64_t *group_of;
+    int64_t n_groups;
+    uint32_t *bad;                 /* n_groups                                  */
+    /* per input ring and coordinate */
+    int64_t *coord_ring, *ring_geom;
+    uint8_t *ring_shell;
+    uint64_t *ring_min;            /* 3 per ring                                */
+    int8_t *dir;
+    uint64_t *key;                 /* segment keys, sorted with idx            */
+    int64_t *idx, *keep, *keep_off;
+    /* the boundary R */
+    vsg_cov_r R;
+    int64_t *next, *lab, *nx, *lab2, *nx2, *dist, *dist2, *is_leader, *leader_off;
+    int32_t *deg_end, *deg_start;
+    uint32_t *preds;
+    int64_t *changed;              /* one flag: a round changed something      */
+    /* candidate pairs (the noding join, then test points against rings) */
+    const int64_t *pa, *pb;
+    int64_t n_pairs;
+    /* the rings of R */
+    int64_t n_orings, n_ocoords;
+    int64_t *o_len, *o_ring_coord, *o_group, *o_coord_ring;
+    double *ox, *oy;
+    uint64_t *o_min, *tp, *o_ord;  /* o_ord: 4 ordered images per ring (box) */
+    int8_t *sign;
+    double *tp_box, *o_box;
+    int64_t *item_cnt, *item_off;
+    uint32_t *parity;
+    int64_t *depth, *wind;
+    uint64_t *parent;
+    /* output order and the output */
+    int64_t *o_keep, *o_keep_off, *order, *at_out;
+    uint64_t *okey;
+    int64_t n_order;
+    int pass;
+    int64_t *geom_parts, *is_shell, *shell_off, *len;
+    uint8_t *type, *flags, *ok;
+    int64_t *part_ring, *ring_coord;
+    double *x, *y;
+} vsg_cov_ctx;
+
+enum {
+    VSG_COV_GEOM_CHECK,   /* n_geoms   */
+    VSG_COV_RING_INIT,    /* n_rings   */
+    VSG_COV_COORD_RING,   /* blocks    */
+    VSG_COV_MIN_Y,        /* n_coords  */
+    VSG_COV_MIN_X,
+    VSG_COV_MIN_I,
+    VSG_COV_RING_DIR,     /* n_rings   */
+    VSG_COV_SEG_KEY,      /* n_coords  */
+    VSG_COV_CANCEL,       /* n_coords (sorted positions) */
+    VSG_COV_R_FILL,       /* n_coords  */
+    VSG_COV_LINK,         /* R.n ...   */
+    VSG_COV_PRED_COUNT,
+    VSG_COV_PRED_CHECK,
+    VSG_COV_NODING,       /* n_pairs   */
+    VSG_COV_LABEL_INIT,   /* R.n       */
+    VSG_COV_LABEL_ROUND,
+    VSG_COV_SELF_TOUCH,
+    VSG_COV_CUT,
+    VSG_COV_RANK_ROUND,
+    VSG_COV_LEADER,
+    VSG_COV_RING_LEN,
+    VSG_COV_RING_FILL,
+    VSG_COV_O_INIT,       /* n_orings  */
+    VSG_COV_O_MIN_Y,      /* n_ocoords */
+    VSG_COV_O_MIN_X,
+    VSG_COV_O_MIN_I,
+    VSG_COV_O_BOX,
+    VSG_COV_O_RING,       /* n_orings  */
+    VSG_COV_PIP_ITEMS,    /* n_pairs   */
+    VSG_COV_PIP,          /* items     */
+    VSG_COV_WIND,         /* n_pairs   */
+    VSG_COV_WIND_CHECK,   /* n_orings  */
+    VSG_COV_PARENT,       /* n_pairs   */
+    VSG_COV_RING_KEEP,    /* n_orings  */
+    VSG_COV_ORDER_INIT,   /* n_orings  */
+    VSG_COV_ORDER_KEY,    /* n_order   */
+    VSG_COV_AT_OUT,       /* n_order   */
+    VSG_COV_OUT_COUNTS,   /* n_order   */
+    VSG_COV_OUT_GEOM,     /* n_groups  */
+    VSG_COV_OUT_PARTS,    /* n_order   */
+    VSG_COV_OUT_COORDS,   /* blocks of n_ocoords */
+    VSG_COV_N_STEPS
+};
+
+/* The rings passing node (g, x, y) as the end of j: two of them of one
+ * ring means that ring touches itself there (not a valid ring). */
+VSG_HD void vsg_cov_self_touch(const vsg_cov_r *R, int64_t j, const int32_t *deg_end,
+                               const int64_t *lab, uint32_t *bad)
+{
+    if (deg_end[j] < 2)
+        return;
+    int64_t ins[VSG_COV_MAX_DEGREE];
+    int n = vsg_cov_at_node(R, 0, R->group[j], R->bx[j], R->by[j], ins);
+    for (int q = 0; q < n; q++)
+        if (ins[q] != j && lab[ins[q]] == lab[j])
+            VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
+}
+
+/* The ring view the min passes read for the rings of R. */
+VSG_HD vsg_col_view vsg_cov_ring_view(const vsg_cov_ctx *c)
+{
+    vsg_col_view o;
+    o.n_geoms = o.n_parts = 0;
+    o.n_rings = c->n_orings;
+    o.n_coords = c->n_ocoords;
+    o.type = o.flags = 0;
+    o.geom_part = o.part_ring = 0;
+    o.ring_coord = c->o_ring_coord;
+    o.x = c->ox;
+    o.y = c->oy;
+    o.z = 0;
+    return o;
+}
+
+/* Item i of step s; returns its work (segments or coordinates touched). */
+VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
+{
+    const vsg_col_view *v = &c->v;
+    const vsg_cov_r *R = &c->R;
+    switch (s) {
+    case VSG_COV_GEOM_CHECK:
+        vsg_cov_geom_check(v, c->group_of, c->n_groups, i, c->bad);
+        return 1;
+    case VSG_COV_RING_INIT:
+        vsg_cov_ring_init(v, i, c->ring_geom, c->ring_shell, c->ring_min);
+        return 1;
+    case VSG_COV_COORD_RING:
+        return vsg_cov_coord_ring(v, i, c->coord_ring);
+    case VSG_COV_MIN_Y:
+    case VSG_COV_MIN_X:
+    case VSG_COV_MIN_I:
+        vsg_cov_min_pass(v, c->coord_ring, s - VSG_COV_MIN_Y, i, c->ring_min);
+        return 1;
+    case VSG_COV_RING_DIR:
+        vsg_cov_ring_dir(v, c->group_of, c->n_groups, i, c->ring_geom, c->ring_shell,
+                         c->ring_min, c->dir, c->bad);
+        return VSG_COV_MAX_REPEAT;
+    case VSG_COV_SEG_KEY:
+        vsg_cov_seg_key_of(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i, c->key,
+                           c->idx);
+        return 1;
+    case VSG_COV_CANCEL:
+        vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->key, c->idx,
+                       v->n_coords, i, c->keep, c->bad);
+        return 5;
+    case VSG_COV_R_FILL:
+        vsg_cov_r_fill(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->keep,
+                       c->keep_off, i, R);
+        return 1;
+    case VSG_COV_LINK:
+        return vsg_cov_link(R, i, c->next, c->deg_end, c->bad);
+    case VSG_COV_PRED_COUNT:
+        vsg_cov_pred_count(R, i, c->next, c->deg_end, c->preds, c->deg_start);
+        return 1;
+    case VSG_COV_PRED_CHECK:
+        vsg_cov_pred_check(R, i, c->next, c->preds, c->bad);
+        return 1;
+    case VSG_COV_NODING:
+        vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
+        return 1;
+    case VSG_COV_LABEL_INIT:
+        c->lab[i] = i;
+        c->nx[i] = c->next[i];
+        return 1;
+    case VSG_COV_LABEL_ROUND:
+        if (vsg_cov_label_round(i, c->lab, c->nx, c->lab2, c->nx2))
+            *c->changed = 1;   /* every writer stores the same value */
+        return 1;
+    case VSG_COV_SELF_TOUCH:
+        vsg_cov_self_touch(R, i, c->deg_end, c->lab, c->bad);
+        return VSG_COV_MAX_DEGREE;
+    case VSG_COV_CUT:
+        vsg_cov_cut(i, c->next, c->lab, c->nx, c->dist);
+        return 1;
+    case VSG_COV_RANK_ROUND:
+        if (vsg_cov_rank_round(i, c->dist, c->nx, c->dist2, c->nx2))
+            *c->changed = 1;
+        return 1;
+    case VSG_COV_LEADER:
+        vsg_cov_leader(i, c->lab, c->is_leader);
+        return 1;
+    case VSG_COV_RING_LEN:
+        vsg_cov_ring_len(i, c->lab, c->dist, c->leader_off, R, c->o_len, c->o_group);
+        return 1;
+    case VSG_COV_RING_FILL: {
+        int64_t L = c->lab[i], pos = c->dist[L] - c->dist[i];
+        if (L < 0 || L >= R->n || pos < 0 || pos > c->dist[L])
+            return 1;   /* not a cycle: its group is marked bad already */
+        vsg_cov_ring_fill(i, R, c->lab, c->dist, c->leader_off, c->o_ring_coord, c->deg_start,
+                          c->ox, c->oy, c->o_coord_ring, c->tp);
+        return 1;
+    }
+    case VSG_COV_O_INIT:
+        c->o_min[3 * i] = c->o_min[3 * i + 1] = c->o_min[3 * i + 2] = VSG_COV_NOKEY;
+        c->tp[i] = VSG_COV_NOKEY;
+        vsg_bounds_ord_init(i, c->o_ord);
+        return 1;
+    case VSG_COV_O_MIN_Y:
+    case VSG_COV_O_MIN_X:
+    case VSG_COV_O_MIN_I: {
+        vsg_col_view o = vsg_cov_ring_view(c);
+        vsg_cov_min_pass(&o, c->o_coord_ring, s - VSG_COV_O_MIN_Y, i, c->o_min);
+        return 1;
+    }
+    case VSG_COV_O_BOX: {
+        int64_t q = c->o_coord_ring[i];
+        if (q >= 0) {
+            VSG_ORD_MIN(c->o_ord + 4 * q, vsg_ord_of(c->ox[i]));
+            VSG_ORD_MIN(c->o_ord + 4 * q + 1, vsg_ord_of(c->oy[i]));
+            VSG_ORD_MAX(c->o_ord + 4 * q + 2, vsg_ord_of(c->ox[i]));
+            VSG_ORD_MAX(c->o_ord + 4 * q + 3, vsg_ord_of(c->oy[i]));
+        }
+        return 1;
+    }
+    case VSG_COV_O_RING:
+        for (int k = 0; k < 4; k++)
+            c->o_box[4 * i + k] = vsg_double_of_ord(c->o_ord[4 * i + k]);
+        vsg_cov_out_ring(i, c->ox, c->oy, c->o_ring_coord, c->o_min, c->tp, c->o_group, c->sign,
+                         c->tp_box, c->bad);
+        c->depth[i] = c->wind[i] = 0;
+        c->parent[i] = 0;
+        return VSG_COV_MAX_REPEAT;
+    case VSG_COV_PIP_ITEMS:
+        c->item_cnt[i] = vsg_cov_pip_items(i, c->pa, c->pb, c->o_group, c->o_ring_coord);
+        c->parity[i] = 0;
+        return 1;
+    case VSG_COV_PIP:
+        return vsg_cov_pip(i, c->item_off, c->n_pairs, c->pa, c->pb, c->tp_box, c->ox, c->oy,
+                           c->o_ring_coord, c->parity);
+    case VSG_COV_WIND:
+        vsg_cov_wind(i, c->pa, c->pb, c->parity, c->sign, c->depth, c->wind);
+        return 1;
+    case VSG_COV_WIND_CHECK:
+        vsg_cov_wind_check(i, c->sign, c->wind, c->o_group, c->bad);
+        return 1;
+    case VSG_COV_PARENT:
+        vsg_cov_parent(i, c->pa, c->pb, c->parity, c->sign, c->depth, c->parent);
+        return 1;
+    case VSG_COV_RING_KEEP:
+        vsg_cov_ring_keep(i, c->o_group, c->bad, c->o_keep);
+        return 1;
+    case VSG_COV_ORDER_INIT:
+        if (c->o_keep[i])
+            c->order[c->o_keep_off[i]] = i;
+        c->at_out[i] = -1;
+        return 1;
+    case VSG_COV_ORDER_KEY:
+        vsg_cov_order_key(c->pass, i, c->order, c->sign, c->parent, c->o_group, c->okey);
+        return 1;
+    case VSG_COV_AT_OUT:
+        vsg_cov_at_out(i, c->order, c->at_out);
+        return 1;
+    case VSG_COV_OUT_COUNTS:
+        vsg_cov_out_counts(i, c->order, c->sign, c->o_group, c->o_ring_coord, c->geom_parts,
+                           c->is_shell, c->len);
+        return 1;
+    case VSG_COV_OUT_GEOM:
+        vsg_cov_out_geom(i, c->bad, c->geom_parts, c->type, c->flags, c->ok);
+        return 1;
+    case VSG_COV_OUT_PARTS:
+        vsg_cov_out_parts(i, c->is_shell, c->shell_off, c->part_ring);
+        return 1;
+    case VSG_COV_OUT_COORDS:
+        return vsg_cov_out_coords(i, c->n_ocoords, c->o_coord_ring, c->o_ring_coord, c->at_out,
+                                  c->ring_coord, c->ox, c->oy, c->x, c->y);
+    default:
+        return 0;
+    }
+}
+
+#endif

@@ -1,0 +1,373 @@
+/*
+ * coverage.c - the coverage union stage (stages/stages.h): one
+ * MultiPolygon per group of polygons that form a coverage, from the
+ * members' boundary segments, on either backend. The logic and its proof
+ * are in elements/union/coverage.h; this file sizes the arrays and runs
+ * the steps in order:
+ *
+ *   coverage_segments  rings oriented exactly (interior on the left), one
+ *                      key per segment, sorted; opposite equal segments
+ *                      cancel; the rest (R) compacted in input order
+ *   coverage_link      each segment of R linked to the next of its ring at
+ *                      its end node (degree, sectors and the permutation
+ *                      checked)
+ *   candidates         R's segment boxes joined with themselves
+ *   coverage_noding    segments of R meet only at shared endpoints
+ *   coverage_rings     rings by pointer jumping (labels, then ranks),
+ *                      written as columnar rings; their orientation, box
+ *                      and test point
+ *   candidates         test points joined with ring boxes
+ *   coverage_nesting   point-in-ring parities over ring chunks; the
+ *                      winding number outside each ring; holes to shells
+ *   coverage_output    rings of good groups ordered (group, shell, holes)
+ *                      and written as one MultiPolygon per group
+ *
+ * A group that any check rejects is NULL in the output, group_ok[g] = 0
+ * and why[g] says which check (VSG_COV_BAD_*): the caller unions it
+ * another way. Every step is a launch of one dispatcher
+ * (elements/union/coverage_steps.h); scalar reads size the allocations
+ * and end the pointer-jumping loops (one per round).
+ */
+#include "stages/stages.h"
+#include "stages/step.h"
+
+#include <string.h>
+
+#include "elements/union/coverage_steps.h"
+
+#ifdef VSGPU_HAVE_CUDA
+#include "union/launch_coverage.h"
+#endif
+
+static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
+{
+    vsg_status st = vsg_exec_launch(x, "coverage_union");
+    if (st != VSG_OK)
+        return st;
+    if (vsg_step_on_gpu(x))
+        GPU_OR(vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n));
+    int64_t most = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = vsg_cov_item(c, s, i);
+        most = w > most ? w : most;
+    }
+    vsg_exec_note_work(x, most);
+    return VSG_OK;
+}
+
+/* Scratch: every pointer below is freed at the end (NULL-safe). */
+typedef struct {
+    void *p[96];
+    int n;
+} scratch;
+
+static vsg_status get(vsg_exec *x, scratch *s, size_t bytes, void *out)
+{
+    void **slot = (void **)out;
+    *slot = NULL;
+    if (s->n == (int)(sizeof s->p / sizeof s->p[0]))
+        return VSG_ERR_NOMEM;   /* more scratch arrays than slots: raise the bound */
+    vsg_status st = vsg_exec_alloc(x, bytes ? bytes : 8, slot);
+    if (st == VSG_OK)
+        s->p[s->n++] = *slot;
+    return st;
+}
+
+static void scratch_free(vsg_exec *x, scratch *s)
+{
+    for (int i = 0; i < s->n; i++)
+        vsg_exec_free(x, s->p[i]);
+    s->n = 0;
+}
+
+static int bits_for(int64_t n)
+{
+    int b = 1;
+    while (b < 63 && ((int64_t)1 << b) <= n)
+        b++;
+    return b;
+}
+
+static int64_t blocks(int64_t n) { return (n + VSG_COV_BLOCK - 1) / VSG_COV_BLOCK; }
+
+#define I64 sizeof(int64_t)
+
+/* Pointer jumping until a round changes nothing (s: the round step). */
+static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t **a2)
+{
+    vsg_status st;
+    for (;;) {
+        int64_t changed = 0;
+        TRY(vsg_exec_memset(x, c->changed, 0, I64));
+        TRY(step(x, c, s, c->R.n));
+        int64_t *t = *a; *a = *a2; *a2 = t;
+        t = c->nx; c->nx = c->nx2; c->nx2 = t;
+        TRY(vsg_exec_read_i64(x, c->changed, &changed));
+        if (!changed)
+            break;
+    }
+done:
+    return st;
+}
+
+static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+{
+    vsg_status st;
+    const vsg_col_view *v = &c->v;
+    int64_t nc = v->n_coords, nr = v->n_rings, n = 0;
+    vsg_cov_r *R = &c->R;
+    vsg_exec_stage_begin(x, "coverage_segments");
+    TRY(vsg_exec_memset(x, c->bad, 0, (size_t)c->n_groups * sizeof(uint32_t)));
+    TRY(get(x, s, (size_t)nc * I64, &c->coord_ring));
+    TRY(get(x, s, (size_t)nr * I64, &c->ring_geom));
+    TRY(get(x, s, (size_t)nr, &c->ring_shell));
+    TRY(get(x, s, (size_t)nr * 3 * sizeof(uint64_t), &c->ring_min));
+    TRY(get(x, s, (size_t)nr, &c->dir));
+    TRY(step(x, c, VSG_COV_GEOM_CHECK, v->n_geoms));
+    TRY(step(x, c, VSG_COV_RING_INIT, nr));
+    TRY(step(x, c, VSG_COV_COORD_RING, blocks(nc)));
+    TRY(step(x, c, VSG_COV_MIN_Y, nc));
+    TRY(step(x, c, VSG_COV_MIN_X, nc));
+    TRY(step(x, c, VSG_COV_MIN_I, nc));
+    TRY(step(x, c, VSG_COV_RING_DIR, nr));
+
+    TRY(get(x, s, (size_t)nc * sizeof(uint64_t), &c->key));
+    TRY(get(x, s, (size_t)nc * I64, &c->idx));
+    TRY(get(x, s, (size_t)nc * I64, &c->keep));
+    TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));
+    TRY(step(x, c, VSG_COV_SEG_KEY, nc));
+    TRY(vsg_exec_sort_u64_i64(x, c->key, c->idx, nc, 64));
+    TRY(vsg_exec_memset(x, c->keep, 0, (size_t)nc * I64));
+    TRY(step(x, c, VSG_COV_CANCEL, nc));
+    TRY(vsg_exec_scan_i64(x, c->keep, c->keep_off, nc));
+    TRY(vsg_exec_read_i64(x, c->keep_off + nc, &n));
+
+    R->n = n;
+    TRY(get(x, s, (size_t)n * I64, &R->group));
+    TRY(get(x, s, (size_t)n * sizeof(double), &R->ax));
+    TRY(get(x, s, (size_t)n * sizeof(double), &R->ay));
+    TRY(get(x, s, (size_t)n * sizeof(double), &R->bx));
+    TRY(get(x, s, (size_t)n * sizeof(double), &R->by));
+    TRY(get(x, s, (size_t)n * 4 * sizeof(double), &R->box));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
+    TRY(get(x, s, (size_t)n * I64, &R->sidx));
+    TRY(get(x, s, (size_t)n * I64, &R->eidx));
+    TRY(step(x, c, VSG_COV_R_FILL, nc));
+    TRY(vsg_exec_sort_u64_i64(x, R->skey, R->sidx, n, 64));
+    TRY(vsg_exec_sort_u64_i64(x, R->ekey, R->eidx, n, 64));
+done:
+    vsg_exec_stage_end(x, nc, n);
+    return st;
+}
+
+static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+{
+    vsg_status st;
+    int64_t n = c->R.n;
+    vsg_pairs p;
+    memset(&p, 0, sizeof p);
+    vsg_exec_stage_begin(x, "coverage_link");
+    TRY(get(x, s, (size_t)n * I64, &c->next));
+    TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_end));
+    TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_start));
+    TRY(get(x, s, (size_t)n * sizeof(uint32_t), &c->preds));
+    TRY(vsg_exec_memset(x, c->preds, 0, (size_t)n * sizeof(uint32_t)));
+    TRY(vsg_exec_memset(x, c->deg_start, 0, (size_t)n * sizeof(int32_t)));
+    TRY(step(x, c, VSG_COV_LINK, n));
+    TRY(step(x, c, VSG_COV_PRED_COUNT, n));
+    TRY(step(x, c, VSG_COV_PRED_CHECK, n));
+    vsg_exec_stage_end(x, n, n);
+
+    TRY(vsg_stage_candidates(x, c->R.box, n, c->R.box, n, &p));
+    vsg_exec_stage_begin(x, "coverage_noding");
+    c->pa = p.a;
+    c->pb = p.b;
+    c->n_pairs = p.n;
+    st = step(x, c, VSG_COV_NODING, p.n);
+    vsg_exec_stage_end(x, p.n, p.n);
+done:
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    c->pa = c->pb = NULL;
+    c->n_pairs = 0;
+    return st;
+}
+
+static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+{
+    vsg_status st;
+    int64_t n = c->R.n, nq = 0, nk = 0;
+    vsg_exec_stage_begin(x, "coverage_rings");
+    TRY(get(x, s, (size_t)n * I64, &c->lab));
+    TRY(get(x, s, (size_t)n * I64, &c->lab2));
+    TRY(get(x, s, (size_t)n * I64, &c->nx));
+    TRY(get(x, s, (size_t)n * I64, &c->nx2));
+    TRY(get(x, s, (size_t)n * I64, &c->dist));
+    TRY(get(x, s, (size_t)n * I64, &c->dist2));
+    TRY(get(x, s, I64, &c->changed));
+    TRY(step(x, c, VSG_COV_LABEL_INIT, n));
+    TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->lab, &c->lab2));
+    TRY(step(x, c, VSG_COV_SELF_TOUCH, n));
+    TRY(step(x, c, VSG_COV_CUT, n));
+    TRY(jump(x, c, VSG_COV_RANK_ROUND, &c->dist, &c->dist2));
+
+    TRY(get(x, s, (size_t)n * I64, &c->is_leader));
+    TRY(get(x, s, (size_t)(n + 1) * I64, &c->leader_off));
+    TRY(step(x, c, VSG_COV_LEADER, n));
+    TRY(vsg_exec_scan_i64(x, c->is_leader, c->leader_off, n));
+    TRY(vsg_exec_read_i64(x, c->leader_off + n, &nq));
+    c->n_orings = nq;
+    TRY(get(x, s, (size_t)nq * I64, &c->o_len));
+    TRY(get(x, s, (size_t)nq * I64, &c->o_group));
+    TRY(get(x, s, (size_t)(nq + 1) * I64, &c->o_ring_coord));
+    TRY(step(x, c, VSG_COV_RING_LEN, n));
+    TRY(vsg_exec_scan_i64(x, c->o_len, c->o_ring_coord, nq));
+    TRY(vsg_exec_read_i64(x, c->o_ring_coord + nq, &nk));
+    c->n_ocoords = nk;
+
+    TRY(get(x, s, (size_t)nk * sizeof(double), &c->ox));
+    TRY(get(x, s, (size_t)nk * sizeof(double), &c->oy));
+    TRY(get(x, s, (size_t)nk * I64, &c->o_coord_ring));
+    TRY(get(x, s, (size_t)nq * sizeof(uint64_t), &c->tp));
+    TRY(get(x, s, (size_t)nq * 3 * sizeof(uint64_t), &c->o_min));
+    TRY(get(x, s, (size_t)nq * 4 * sizeof(uint64_t), &c->o_ord));
+    TRY(vsg_exec_memset(x, c->ox, 0, (size_t)nk * sizeof(double)));
+    TRY(vsg_exec_memset(x, c->oy, 0, (size_t)nk * sizeof(double)));
+    TRY(vsg_exec_memset(x, c->o_coord_ring, 0xff, (size_t)nk * I64));   /* -1 */
+    TRY(step(x, c, VSG_COV_O_INIT, nq));
+    TRY(step(x, c, VSG_COV_RING_FILL, n));
+    TRY(step(x, c, VSG_COV_O_MIN_Y, nk));
+    TRY(step(x, c, VSG_COV_O_MIN_X, nk));
+    TRY(step(x, c, VSG_COV_O_MIN_I, nk));
+    TRY(step(x, c, VSG_COV_O_BOX, nk));
+
+    TRY(get(x, s, (size_t)nq, &c->sign));
+    TRY(get(x, s, (size_t)nq * 4 * sizeof(double), &c->tp_box));
+    TRY(get(x, s, (size_t)nq * 4 * sizeof(double), &c->o_box));
+    TRY(get(x, s, (size_t)nq * I64, &c->depth));
+    TRY(get(x, s, (size_t)nq * I64, &c->wind));
+    TRY(get(x, s, (size_t)nq * sizeof(uint64_t), &c->parent));
+    TRY(step(x, c, VSG_COV_O_RING, nq));
+done:
+    vsg_exec_stage_end(x, n, nq);
+    return st;
+}
+
+static vsg_status nesting(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+{
+    vsg_status st;
+    int64_t nq = c->n_orings, items = 0;
+    vsg_pairs p;
+    memset(&p, 0, sizeof p);
+    TRY(vsg_stage_candidates(x, c->tp_box, nq, c->o_box, nq, &p));
+    vsg_exec_stage_begin(x, "coverage_nesting");
+    c->pa = p.a;
+    c->pb = p.b;
+    c->n_pairs = p.n;
+    TRY(get(x, s, (size_t)p.n * I64, &c->item_cnt));
+    TRY(get(x, s, (size_t)(p.n + 1) * I64, &c->item_off));
+    TRY(get(x, s, (size_t)p.n * sizeof(uint32_t), &c->parity));
+    TRY(step(x, c, VSG_COV_PIP_ITEMS, p.n));
+    TRY(vsg_exec_scan_i64(x, c->item_cnt, c->item_off, p.n));
+    TRY(vsg_exec_read_i64(x, c->item_off + p.n, &items));
+    TRY(step(x, c, VSG_COV_PIP, items));
+    TRY(step(x, c, VSG_COV_WIND, p.n));
+    TRY(step(x, c, VSG_COV_WIND_CHECK, nq));
+    TRY(step(x, c, VSG_COV_PARENT, p.n));
+    vsg_exec_stage_end(x, p.n, items);
+done:
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    c->pa = c->pb = NULL;
+    c->n_pairs = 0;
+    return st;
+}
+
+static vsg_status output(vsg_exec *x, vsg_cov_ctx *c, scratch *s, vsg_columnar *out)
+{
+    vsg_status st;
+    int64_t nq = c->n_orings, no = 0, n_parts = 0, n_coords = 0, G = c->n_groups;
+    int64_t *shell_off = NULL, *ring_coord = NULL;
+    vsg_exec_stage_begin(x, "coverage_output");
+    TRY(get(x, s, (size_t)nq * I64, &c->o_keep));
+    TRY(get(x, s, (size_t)(nq + 1) * I64, &c->o_keep_off));
+    TRY(step(x, c, VSG_COV_RING_KEEP, nq));
+    TRY(vsg_exec_scan_i64(x, c->o_keep, c->o_keep_off, nq));
+    TRY(vsg_exec_read_i64(x, c->o_keep_off + nq, &no));
+    c->n_order = no;
+    TRY(get(x, s, (size_t)no * I64, &c->order));
+    TRY(get(x, s, (size_t)no * sizeof(uint64_t), &c->okey));
+    TRY(get(x, s, (size_t)nq * I64, &c->at_out));
+    TRY(step(x, c, VSG_COV_ORDER_INIT, nq));
+    /* stable sorts, least significant key first: hole flag, shell, group */
+    const int key_bits[3] = {1, bits_for(nq), bits_for(G)};
+    for (c->pass = 0; c->pass < 3; c->pass++) {
+        TRY(step(x, c, VSG_COV_ORDER_KEY, no));
+        TRY(vsg_exec_sort_u64_i64(x, c->okey, c->order, no, key_bits[c->pass]));
+    }
+    TRY(step(x, c, VSG_COV_AT_OUT, no));
+
+    TRY(get(x, s, (size_t)G * I64, &c->geom_parts));
+    TRY(get(x, s, (size_t)no * I64, &c->is_shell));
+    TRY(get(x, s, (size_t)no * I64, &c->len));
+    TRY(get(x, s, (size_t)(no + 1) * I64, &shell_off));
+    TRY(get(x, s, (size_t)(no + 1) * I64, &ring_coord));
+    TRY(vsg_exec_memset(x, c->geom_parts, 0, (size_t)G * I64));
+    TRY(step(x, c, VSG_COV_OUT_COUNTS, no));
+    TRY(vsg_exec_scan_i64(x, c->is_shell, shell_off, no));
+    TRY(vsg_exec_scan_i64(x, c->len, ring_coord, no));
+    TRY(vsg_exec_read_i64(x, shell_off + no, &n_parts));
+    TRY(vsg_exec_read_i64(x, ring_coord + no, &n_coords));
+    c->shell_off = shell_off;
+
+    TRY(vsg_columnar_alloc(x, out, G, n_parts, no, n_coords, 0));
+    TRY(vsg_exec_scan_i64(x, c->geom_parts, out->geom_part, G));
+    TRY(vsg_exec_copy(x, out->ring_coord, ring_coord, (size_t)(no + 1) * I64));
+    /* part_ring[n_parts] = no: the scan of is_shell ends with n_parts, and
+     * each shell's position is where its part starts */
+    TRY(vsg_exec_memset(x, out->part_ring, 0, (size_t)(n_parts + 1) * I64));
+    c->type = out->type;
+    c->flags = out->flags;
+    c->part_ring = out->part_ring;
+    c->ring_coord = out->ring_coord;
+    c->x = out->x;
+    c->y = out->y;
+    TRY(step(x, c, VSG_COV_OUT_GEOM, G));
+    TRY(step(x, c, VSG_COV_OUT_PARTS, no));
+    if (n_parts > 0)   /* the closing offset: the last ring's end */
+        TRY(vsg_exec_copy(x, out->part_ring + n_parts, c->o_keep_off + nq, I64));
+    TRY(step(x, c, VSG_COV_OUT_COORDS, blocks(c->n_ocoords)));
+done:
+    vsg_exec_stage_end(x, nq, no);
+    return st;
+}
+
+vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
+                                    int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
+                                    uint32_t *why)
+{
+    vsg_cov_ctx c;
+    scratch s;
+    memset(&c, 0, sizeof c);
+    memset(&s, 0, sizeof s);
+    c.v = *in;
+    c.group_of = group_of;
+    c.n_groups = n_groups;
+    c.bad = why;
+    c.ok = group_ok;
+    vsg_columnar_init(out);
+    vsg_status st = segments(x, &c, &s);
+    if (st == VSG_OK)
+        st = link_and_node(x, &c, &s);
+    if (st == VSG_OK)
+        st = rings(x, &c, &s);
+    if (st == VSG_OK)
+        st = nesting(x, &c, &s);
+    if (st == VSG_OK)
+        st = output(x, &c, &s, out);
+    scratch_free(x, &s);
+    if (st != VSG_OK)
+        vsg_columnar_free(out);
+    return st;
+}

@@ -1,0 +1,444 @@
+/*
+ * test_stage_coverage.c - the coverage union stage on the host backend
+ * (the device runs the same element code): GEOS is the oracle.
+ *
+ *   - hand-made coverages: a grid into one square, a gap into a hole,
+ *     squares touching at corners into separate polygons;
+ *   - what must be handed back: overlaps, a T-junction, a member inside
+ *     another, a shared edge in the same direction;
+ *   - seeded random coverages (jittered grids, random group labels, random
+ *     gaps): every group the stage accepts equals GEOS's union of its
+ *     members (symmetric difference <= 1e-9 of the area) and is valid;
+ *   - the work of every launch item is bounded: a 10^6-vertex polygon
+ *     costs no item more than a few hundred units (counted, not timed).
+ */
+#include <math.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include <geos_c.h>
+
+#include "vsg_test.h"
+#include "columnar/columnar.h"
+#include "elements/union/coverage.h"
+#include "exec/exec.h"
+#include "stages/stages.h"
+
+static GEOSContextHandle_t ctx;
+
+/* ---- seeded random numbers ------------------------------------------------ */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng_u64(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static double rng01(void) { return (double)(rng_u64() >> 11) / 9007199254740992.0; }
+
+/* ---- a set of members: GEOS geometries, their WKB, their groups ----------- */
+typedef struct {
+    size_t n, cap;
+    GEOSGeometry **g;
+    unsigned char **wkb;
+    size_t *size;
+    int64_t *group;
+} members;
+
+static void add(members *m, GEOSGeometry *g, int64_t group)
+{
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        m->g = realloc(m->g, m->cap * sizeof *m->g);
+        m->wkb = realloc(m->wkb, m->cap * sizeof *m->wkb);
+        m->size = realloc(m->size, m->cap * sizeof *m->size);
+        m->group = realloc(m->group, m->cap * sizeof *m->group);
+    }
+    GEOSWKBWriter *w = GEOSWKBWriter_create_r(ctx);
+    m->wkb[m->n] = GEOSWKBWriter_write_r(ctx, w, g, &m->size[m->n]);
+    GEOSWKBWriter_destroy_r(ctx, w);
+    m->g[m->n] = g;
+    m->group[m->n] = group;
+    m->n++;
+}
+
+static void add_wkt(members *m, const char *wkt, int64_t group)
+{
+    GEOSWKTReader *r = GEOSWKTReader_create_r(ctx);
+    add(m, GEOSWKTReader_read_r(ctx, r, wkt), group);
+    GEOSWKTReader_destroy_r(ctx, r);
+}
+
+static void members_free(members *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        GEOSGeom_destroy_r(ctx, m->g[i]);
+        GEOSFree_r(ctx, m->wkb[i]);
+    }
+    free(m->g);
+    free(m->wkb);
+    free(m->size);
+    free(m->group);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- running the stage -------------------------------------------------------- */
+typedef struct {
+    int64_t n_groups;
+    uint8_t *ok;
+    uint32_t *why;
+    GEOSGeometry **out;   /* per ok group */
+    int64_t max_work;
+} run_result;
+
+static const char *const kStages[] = {"coverage_segments", "coverage_link", "coverage_noding",
+                                      "coverage_rings", "coverage_nesting", "coverage_output"};
+
+static int run_stage(const members *m, int64_t n_groups, run_result *rr)
+{
+    memset(rr, 0, sizeof *rr);
+    vsg_wkb_array in = {m->n, (const unsigned char *const *)m->wkb, m->size};
+    vsg_columnar col, out;
+    vsg_columnar_report rep;
+    vsg_exec *x = NULL;
+    if (vsg_columnar_from_wkb(&in, &col, &rep) != VSG_OK || vsg_exec_create_host(&x) != VSG_OK)
+        return 0;
+    vsg_col_view v = vsg_columnar_view(&col);
+    rr->n_groups = n_groups;
+    rr->ok = calloc((size_t)n_groups + 1, 1);
+    rr->why = calloc((size_t)n_groups + 1, sizeof *rr->why);
+    rr->out = calloc((size_t)n_groups + 1, sizeof *rr->out);
+    vsg_status st = vsg_stage_coverage_union(x, &v, m->group, n_groups, &out, rr->ok, rr->why);
+    if (st == VSG_OK) {
+        GEOSWKBReader *r = GEOSWKBReader_create_r(ctx);
+        for (int64_t g = 0; g < n_groups; g++) {
+            if (!rr->ok[g])
+                continue;
+            size_t sz = vsg_columnar_wkb_size(&out, g);
+            unsigned char *buf = malloc(sz);
+            vsg_columnar_write_wkb(&out, g, buf);
+            rr->out[g] = GEOSWKBReader_read_r(ctx, r, buf, sz);
+            free(buf);
+        }
+        GEOSWKBReader_destroy_r(ctx, r);
+        vsg_columnar_free(&out);
+    }
+    for (size_t s = 0; s < sizeof kStages / sizeof kStages[0]; s++) {
+        int64_t w = vsg_exec_max_work(x, kStages[s]);
+        rr->max_work = w > rr->max_work ? w : rr->max_work;
+    }
+    vsg_exec_destroy(x);
+    vsg_columnar_free(&col);
+    return st == VSG_OK;
+}
+
+static void run_free(run_result *rr)
+{
+    for (int64_t g = 0; g < rr->n_groups; g++)
+        if (rr->out[g])
+            GEOSGeom_destroy_r(ctx, rr->out[g]);
+    free(rr->ok);
+    free(rr->why);
+    free(rr->out);
+}
+
+/* GEOS's union of group g's members. */
+static GEOSGeometry *oracle(const members *m, int64_t g)
+{
+    size_t k = 0;
+    GEOSGeometry **parts = malloc((m->n + 1) * sizeof *parts);
+    for (size_t i = 0; i < m->n; i++)
+        if (m->group[i] == g)
+            parts[k++] = GEOSGeom_clone_r(ctx, m->g[i]);
+    GEOSGeometry *coll = GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, parts,
+                                                     (unsigned)k);
+    free(parts);
+    GEOSGeometry *u = GEOSUnaryUnion_r(ctx, coll);
+    GEOSGeom_destroy_r(ctx, coll);
+    return u;
+}
+
+/* ours equals GEOS's union of the group: valid, same area, symmetric
+ * difference below 1e-9 of it. */
+static int agrees(const members *m, const run_result *rr, int64_t g)
+{
+    GEOSGeometry *ours = rr->out[g], *ref = oracle(m, g);
+    double a = 0, d = 0;
+    int ok = ours && ref && GEOSisValid_r(ctx, ours) == 1 &&
+             GEOSGeomTypeId_r(ctx, ours) == GEOS_MULTIPOLYGON;
+    GEOSGeometry *sd = ok ? GEOSSymDifference_r(ctx, ours, ref) : NULL;
+    if (sd) {
+        GEOSArea_r(ctx, ref, &a);
+        GEOSArea_r(ctx, sd, &d);
+        ok = d <= 1e-9 * (a > 1 ? a : 1);
+        GEOSGeom_destroy_r(ctx, sd);
+    } else {
+        ok = 0;
+    }
+    if (!ok) {
+        char *w = ours ? GEOSGeomToWKT_r(ctx, ours) : NULL;
+        fprintf(stderr, "  group %lld differs (sym diff %g of %g): %.300s\n", (long long)g, d, a,
+                w ? w : "(null)");
+        if (w)
+            GEOSFree_r(ctx, w);
+    }
+    if (ref)
+        GEOSGeom_destroy_r(ctx, ref);
+    return ok;
+}
+
+static int n_polygons(const GEOSGeometry *g) { return g ? GEOSGetNumGeometries_r(ctx, g) : -1; }
+
+/* ---- hand-made coverages ------------------------------------------------------ */
+static void add_square(members *m, double x, double y, double s, int64_t group)
+{
+    char wkt[256];
+    snprintf(wkt, sizeof wkt, "POLYGON((%.17g %.17g,%.17g %.17g,%.17g %.17g,%.17g %.17g,%.17g %.17g))",
+             x, y, x + s, y, x + s, y + s, x, y + s, x, y);
+    add_wkt(m, wkt, group);
+}
+
+static void grid_into_one_square(void)
+{
+    members m = {0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            add_square(&m, i, j, 1, 0);
+    run_result rr;
+    REQUIRE(run_stage(&m, 1, &rr));
+    CHECK(rr.ok[0] == 1);
+    CHECK(agrees(&m, &rr, 0));
+    CHECK(n_polygons(rr.out[0]) == 1);
+    run_free(&rr);
+    members_free(&m);
+}
+
+static void gap_becomes_hole(void)
+{
+    members m = {0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (i != 1 || j != 1)
+                add_square(&m, i, j, 1, 0);
+    /* a second group with a clockwise shell and a member given as a hole */
+    add_wkt(&m, "POLYGON((10 0,10 4,14 4,14 0,10 0),(11 1,13 1,13 2,13 3,11 3,11 2,11 1))", 1);
+    add_wkt(&m, "POLYGON((11 1,13 1,13 2,11 2,11 1))", 1);
+    run_result rr;
+    REQUIRE(run_stage(&m, 2, &rr));
+    CHECK(rr.ok[0] == 1 && rr.ok[1] == 1);
+    CHECK(agrees(&m, &rr, 0));
+    CHECK(agrees(&m, &rr, 1));
+    CHECK(rr.out[0] && GEOSGetNumInteriorRings_r(ctx, GEOSGetGeometryN_r(ctx, rr.out[0], 0)) == 1);
+    run_free(&rr);
+    members_free(&m);
+}
+
+static void corners_touching(void)
+{
+    members m = {0};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            add_square(&m, i, j, 1, (i + j) % 2);   /* a checkerboard of two groups */
+    run_result rr;
+    REQUIRE(run_stage(&m, 2, &rr));
+    CHECK(rr.ok[0] == 1 && rr.ok[1] == 1);
+    if (!rr.ok[0] || !rr.ok[1])
+        fprintf(stderr, "  why %u %u\n", rr.why[0], rr.why[1]);
+    CHECK(agrees(&m, &rr, 0));
+    CHECK(agrees(&m, &rr, 1));
+    CHECK(n_polygons(rr.out[0]) == 8);
+    run_free(&rr);
+    members_free(&m);
+}
+
+/* Each statement is one group that must be handed back, with its reason. */
+static void handed_back(void)
+{
+    static const struct {
+        const char *a, *b;
+        uint32_t why;
+    } cases[] = {
+        /* overlapping squares: their boundaries cross */
+        {"POLYGON((0 0,2 0,2 2,0 2,0 0))", "POLYGON((1 1,3 1,3 3,1 3,1 1))", VSG_COV_BAD_NODING},
+        /* a T-junction: a vertex on the other's edge */
+        {"POLYGON((0 -1,2 -1,2 0,0 0,0 -1))", "POLYGON((0 0,1 0,1 1,0 1,0 0))",
+         VSG_COV_BAD_NODING},
+        /* a member inside another, touching nothing */
+        {"POLYGON((0 0,10 0,10 10,0 10,0 0))", "POLYGON((4 4,6 4,6 6,4 6,4 4))",
+         VSG_COV_BAD_NESTING},
+        /* the same square twice: its edges meet in the same direction */
+        {"POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((0 0,1 0,1 1,0 1,0 0))", VSG_COV_BAD_MATCH},
+        /* a member inside another, sharing an edge in the same direction */
+        {"POLYGON((0 0,4 0,4 4,0 4,0 0))", "POLYGON((0 0,4 0,4 2,0 2,0 0))", VSG_COV_BAD_MATCH},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        members m = {0};
+        add_wkt(&m, cases[c].a, 0);
+        add_wkt(&m, cases[c].b, 0);
+        add_square(&m, 100, 100, 1, 1);   /* a good group beside it */
+        run_result rr;
+        REQUIRE(run_stage(&m, 2, &rr));
+        CHECK(rr.ok[0] == 0);
+        CHECK((rr.why[0] & cases[c].why) != 0);
+        if (rr.ok[0] || !(rr.why[0] & cases[c].why))
+            fprintf(stderr, "  case %zu: ok %d why %u\n", c, rr.ok[0], rr.why[0]);
+        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+        run_free(&rr);
+        members_free(&m);
+    }
+}
+
+/* Nulls, empties and non-polygons: an empty group is handed back, a
+ * group with a line is handed back, nulls contribute nothing. */
+static void odd_members(void)
+{
+    members m = {0};
+    add_wkt(&m, "POLYGON EMPTY", 0);
+    add_wkt(&m, "LINESTRING(0 0,1 1)", 1);
+    add_square(&m, 5, 5, 1, 1);
+    add_square(&m, 7, 7, 1, 2);
+    add_wkt(&m, "POLYGON EMPTY", 2);
+    run_result rr;
+    REQUIRE(run_stage(&m, 3, &rr));
+    CHECK(rr.ok[0] == 0 && (rr.why[0] & VSG_COV_BAD_EMPTY));
+    CHECK(rr.ok[1] == 0 && (rr.why[1] & VSG_COV_BAD_INPUT));
+    CHECK(rr.ok[2] == 1 && agrees(&m, &rr, 2));
+    run_free(&rr);
+    members_free(&m);
+}
+
+/* ---- random coverages ------------------------------------------------------------
+ * A jittered n x n grid of quads (shared vertices, so a true coverage),
+ * each cell in one of `groups` groups or left out (a gap). */
+static void random_coverage(int n, int groups, double gap, members *m)
+{
+    double *px = malloc((size_t)(n + 1) * (n + 1) * sizeof *px);
+    double *py = malloc((size_t)(n + 1) * (n + 1) * sizeof *py);
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= n; j++) {
+            px[i * (n + 1) + j] = i + 0.6 * (rng01() - 0.5) + 1000.0;
+            py[i * (n + 1) + j] = j + 0.6 * (rng01() - 0.5) + 2000.0;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (rng01() < gap)
+                continue;
+            int a = i * (n + 1) + j, b = (i + 1) * (n + 1) + j;
+            char wkt[512];
+            snprintf(wkt, sizeof wkt,
+                     "POLYGON((%.17g %.17g,%.17g %.17g,%.17g %.17g,%.17g %.17g,%.17g %.17g))",
+                     px[a], py[a], px[b], py[b], px[b + 1], py[b + 1], px[a + 1], py[a + 1],
+                     px[a], py[a]);
+            /* groups in blocks of about 3 cells, with noise */
+            int64_t g = ((i / 3) * 7 + (j / 3) * 3) % groups;
+            if (rng01() < 0.15)
+                g = (int64_t)(rng_u64() % (uint64_t)groups);
+            add_wkt(m, wkt, g);
+        }
+    free(px);
+    free(py);
+}
+
+static void random_coverages(void)
+{
+    int64_t accepted = 0, total = 0, wrong = 0;
+    for (int round = 0; round < 12; round++) {
+        members m = {0};
+        int groups = 2 + round % 5;
+        random_coverage(12 + round, groups, round % 3 == 0 ? 0.1 : 0.0, &m);
+        run_result rr;
+        REQUIRE(run_stage(&m, groups, &rr));
+        for (int64_t g = 0; g < groups; g++) {
+            total++;
+            if (!rr.ok[g])
+                continue;
+            accepted++;
+            wrong += !agrees(&m, &rr, g);
+        }
+        run_free(&rr);
+        members_free(&m);
+    }
+    fprintf(stderr, "  random coverages: %lld of %lld groups accepted, %lld wrong\n",
+            (long long)accepted, (long long)total, (long long)wrong);
+    CHECK(wrong == 0);
+    CHECK(accepted * 2 >= total);   /* most are settled here, not handed back */
+}
+
+/* Blocks of whole 3x3 cells per group: no corner-only contacts, so every
+ * group is accepted. */
+static void block_coverage_all_accepted(void)
+{
+    members m = {0};
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++)
+            add_square(&m, i, j, 1, (i / 3) * 4 + j / 3);
+    run_result rr;
+    REQUIRE(run_stage(&m, 16, &rr));
+    int all = 1;
+    for (int64_t g = 0; g < 16; g++)
+        all &= rr.ok[g] && agrees(&m, &rr, g);
+    CHECK(all);
+    run_free(&rr);
+    members_free(&m);
+}
+
+/* ---- bounded work ---------------------------------------------------------------
+ * One polygon of 10^6 vertices (a circle, split in two members along a
+ * diameter so that the shared edge cancels) beside small squares: no item
+ * of any step does work that grows with it. */
+static void work_is_bounded(void)
+{
+    const int N = 1000000;
+    members m = {0};
+    GEOSCoordSequence *s1 = GEOSCoordSeq_create_r(ctx, N / 2 + 2, 2);
+    GEOSCoordSequence *s2 = GEOSCoordSeq_create_r(ctx, N / 2 + 2, 2);
+    for (int k = 0; k <= N / 2; k++) {
+        double t = M_PI * k / (N / 2), c = cos(t), s = sin(t);
+        if (k == 0 || k == N / 2) {   /* the diameter's ends, exactly */
+            c = k == 0 ? 1 : -1;
+            s = 0;
+        }
+        GEOSCoordSeq_setXY_r(ctx, s1, (unsigned)k, 1000 * c, 1000 * s);
+        GEOSCoordSeq_setXY_r(ctx, s2, (unsigned)k, -1000 * c, -1000 * s);
+    }
+    GEOSCoordSeq_setXY_r(ctx, s1, N / 2 + 1, 1000, 0);
+    GEOSCoordSeq_setXY_r(ctx, s2, N / 2 + 1, -1000, 0);
+    /* both halves end on the diameter's ends: the closing edges cancel */
+    add(&m, GEOSGeom_createPolygon_r(ctx, GEOSGeom_createLinearRing_r(ctx, s1), NULL, 0), 0);
+    add(&m, GEOSGeom_createPolygon_r(ctx, GEOSGeom_createLinearRing_r(ctx, s2), NULL, 0), 0);
+    for (int i = 0; i < 100; i++)
+        add_square(&m, 2000 + 2 * i, 0, 1, 1 + i % 3);
+    run_result rr;
+    REQUIRE(run_stage(&m, 4, &rr));
+    CHECK(rr.ok[0] == 1);
+    CHECK(rr.ok[0] && n_polygons(rr.out[0]) == 1);
+    if (rr.ok[0]) {
+        double a = 0;
+        GEOSArea_r(ctx, rr.out[0], &a);
+        CHECK(fabs(a - M_PI * 1e6) < 1.0);   /* the whole disc, within its polygon error */
+    }
+    fprintf(stderr, "  largest item: %lld units\n", (long long)rr.max_work);
+    CHECK(rr.max_work > 0 && rr.max_work <= 256);
+    run_free(&rr);
+    members_free(&m);
+}
+
+int main(void)
+{
+    ctx = GEOS_init_r();
+    RUN(grid_into_one_square);
+    RUN(gap_becomes_hole);
+    RUN(corners_touching);
+    RUN(handed_back);
+    RUN(odd_members);
+    RUN(block_coverage_all_accepted);
+    RUN(random_coverages);
+    RUN(work_is_bounded);
+    GEOS_finish_r(ctx);
+    return TEST_SUMMARY();
+}
