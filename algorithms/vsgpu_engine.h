@@ -58,6 +58,9 @@ typedef struct {
                                      only the parts of the result whose
                                      dimension is min(dim input, dim method)
                                      and drops results with none (counted)  */
+    int coverage_union;           /* dissolve: the exact coverage union of
+                                     the pipeline (GPU or host backend)
+                                     before GEOS; 0: GEOS only (default 1) */
     vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 
@@ -116,6 +119,10 @@ typedef struct {
     int64_t gpu_rows_rerun_on_cpu; /* rows the GPU pipeline handed to the CPU
                                     engine (unsupported type, Z, undecided,
                                     or a GPU failure in AUTO mode)           */
+    int64_t gpu_groups;          /* dissolve: groups the GPU union settled   */
+    int64_t gpu_groups_rerun_on_cpu; /* dissolve: groups of the GPU pipeline
+                                    that GEOS dissolved (not a provable
+                                    coverage, or a GPU failure in AUTO)      */
 } vsg_counts;
 
 /* ---- profiling rail (VSGPU_PROFILE) ------------------------------------ */

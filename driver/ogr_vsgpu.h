@@ -69,6 +69,7 @@ struct Options
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
+    bool coverage_union = true; /* COVERAGE_UNION / VSGPU_COVERAGE_UNION */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */

@@ -78,6 +78,9 @@ const Decl kOptions[] = {
      "Dialect of ExecuteSQL calls that name none: VSGPU runs the statements "
      "the VSGPU dialect takes and forwards the others unchanged; NONE (or "
      "empty) forwards all"},
+    {"COVERAGE_UNION", "VSGPU_COVERAGE_UNION", Kind::Bool, "YES", false,
+     "Dissolve: the exact coverage union from the boundary segments of the members "
+     "(on the GPU or the CPU) before GEOS; NO: GEOS only"},
     {"GPU_DEVICE", "VSGPU_GPU_DEVICE", Kind::Device, "0", false,
      "CUDA device ordinal"},
     {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,
@@ -278,6 +281,8 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->gpu.nvtx = b ? 1 : 0;
             else if (EQUAL(d.name, "PROGRESS"))
                 o->progress = b;
+            else if (EQUAL(d.name, "COVERAGE_UNION"))
+                o->coverage_union = b;
             return true;
         }
         case Kind::String:

@@ -77,7 +77,9 @@ static void probe_cuda(void)
  * AUTO prefers it to the CPU engine. ST_ClipByRect runs entirely on the
  * GPU; ST_Intersection (and the PostGIS join) and ST_Clip run bounds,
  * candidate search and containment classes on the GPU and refine the rest
- * on the CPU engine. ST_Union has no GPU pipeline yet.
+ * on the CPU engine. ST_Union (dissolve) runs the coverage union stage on
+ * the GPU for the groups that provably are coverages and GEOS for the
+ * rest.
  *
  * Crossover: measured on the GPU host (NVIDIA H200, 16 cores, 2026-11-21;
  * docs/gpu-validation.md, "Crossover"; commands scripts/gpu-host-check.sh
@@ -96,6 +98,9 @@ static void probe_cuda(void)
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
 #define VSG_CROSSOVER_OVERLAY_ROWS VSG_NO_CROSSOVER
 #endif
+#ifndef VSG_CROSSOVER_UNION_ROWS
+#define VSG_CROSSOVER_UNION_ROWS VSG_NO_CROSSOVER
+#endif
 
 /* The operations with a GPU pipeline, and their crossover (rows). */
 static const struct {
@@ -105,6 +110,7 @@ static const struct {
     {VSG_OP_CLIP_RECT, VSG_CROSSOVER_CLIP_RECT_ROWS},
     {VSG_OP_INTERSECTION, VSG_CROSSOVER_OVERLAY_ROWS},
     {VSG_OP_CLIP, VSG_CROSSOVER_OVERLAY_ROWS},
+    {VSG_OP_UNION, VSG_CROSSOVER_UNION_ROWS},
 };
 
 /* The operation's crossover, or -1 when it has no pipeline. The pipeline

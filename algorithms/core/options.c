@@ -14,6 +14,7 @@ void vsg_engine_options_init(vsg_engine_options *opts)
     memset(opts, 0, sizeof *opts);
     opts->num_threads = 0;               /* all cores */
     opts->invalid = VSG_INVALID_REPAIR;
+    opts->coverage_union = 1;            /* the exact coverage union first */
 }
 
 int vsg_resolve_num_threads(int requested)

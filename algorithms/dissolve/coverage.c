@@ -171,6 +171,8 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
     size_t n = 0;
     for (int64_t g = 0; g < d->n_groups; g++) {
         group_t *gr = &d->groups[g];
+        if (gr->done)
+            continue;   /* settled by the coverage union stage */
         if (gr->n_chunks > 1 && d->dim == 2)
             jobs[n++] = (coverage_job){g, gr->first_chunk, 1};
         else if (gr->n_chunks > 1)

@@ -7,7 +7,11 @@
  *                seen); other parts dropped and counted (type_skipped)
  *   plan         members of each group; a group larger than a chunk is
  *                ordered along a Morton curve and cut into chunks
- *   coverage     polygons only, groups of several chunks: a coverage
+ *   group union  polygons only: the group union handed in (the GPU
+ *                pipeline's coverage union, exact, on the device or the
+ *                host backend) settles every group that provably is a
+ *                coverage (fast_groups.c)
+ *   coverage     the other polygon groups of several chunks: a coverage
  *                union of the first chunk (a cheap probe), and where it is
  *                accepted, of the whole group at once (coverage union is
  *                linear and its result is only the group's outline, so
@@ -42,6 +46,7 @@
 #include "core/fault.h"
 #include "dissolve/chunking.h"
 #include "dissolve/dissolve_internal.h"
+#include "dissolve/group_union.h"
 #include "geometry/dimension.h"
 
 /* ---- type filter --------------------------------------------------- */
@@ -169,6 +174,10 @@ static void encode_task(void *vd, size_t g, int wid)
     vsg_worker *w = &d->b.e->workers[wid];
     if (!gr->non_null || vsg_failure_skip(&d->b.failure, (int64_t)g))
         return;   /* all null (or no member): the SQL NULL of an aggregate */
+    if (gr->fast) {
+        w->counts.coverage_union_groups++;
+        return;   /* the group union wrote its WKB */
+    }
 
     GEOSGeometry *r = gr->n_partials ? gr->partials[0] : NULL;
     if (gr->n_partials)
@@ -243,8 +252,8 @@ static void dissolve_free(dissolve_t *d)
     vsg_batch_free(&d->b);
 }
 
-vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t *group_of,
-                        int64_t n_groups, vsg_result *out)
+vsg_status vsg_dissolve_with(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t *group_of,
+                             int64_t n_groups, vsg_group_union_fn fast, vsg_result *out)
 {
     if (!e || !geoms || !out || n_groups < 0 || (geoms->count && !group_of))
         return e ? vsg_engine_fail(e, VSG_ERR_INVALID_ARG, -1, -1, "vsg_dissolve: bad arguments")
@@ -276,6 +285,10 @@ vsg_status vsg_dissolve(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t
         st = type_filter(&d);
     if (st == VSG_OK)
         st = plan(&d);
+    if (st == VSG_OK)
+        st = vsg_dissolve_checkpoint(&d, 0);
+    if (st == VSG_OK)
+        st = vsg_dissolve_fast_groups(&d, fast);
     if (st == VSG_OK)
         st = vsg_dissolve_checkpoint(&d, 0);
     if (st == VSG_OK)

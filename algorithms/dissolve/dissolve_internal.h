@@ -8,6 +8,7 @@
 #include <geos_c.h>
 #include <stdatomic.h>
 
+#include "dissolve/group_union.h"
 #include "overlay/batch.h"
 
 typedef struct {
@@ -15,6 +16,8 @@ typedef struct {
     size_t n_chunks;
     size_t first_chunk;
     int done;              /* whole-group coverage union accepted        */
+    int fast;              /* settled by the group union handed in: wkb
+                              is the result (fast_groups.c)             */
     int steps;             /* union steps made                           */
     int coverage_ok;       /* every step so far was an accepted coverage */
     GEOSGeometry **partials;
@@ -71,6 +74,10 @@ int vsg_dissolve_stopped(dissolve_t *d);
  * request into VSG_ERR_INTERRUPTED (the engine's last error). all: every
  * group is finished (the union stages are over). */
 vsg_status vsg_dissolve_checkpoint(dissolve_t *d, int all);
+
+/* The group union handed in (NULL: none) on the polygon groups; the
+ * groups it settles are done (fast_groups.c). */
+vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast);
 
 /* Stage "coverage_union": whole-group coverage unions (coverage.c). */
 vsg_status vsg_dissolve_coverage_phase(dissolve_t *d);

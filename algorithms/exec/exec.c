@@ -41,6 +41,12 @@ vsg_status vsg_exec_create_host(vsg_exec **out)
     return VSG_OK;
 }
 
+void vsg_exec_set_host_plain(vsg_exec *x)
+{
+    if (x && x->kind == VSG_EXEC_HOST)
+        x->host_plain = 1;
+}
+
 void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes)
 {
     if (x->kind == VSG_EXEC_HOST)

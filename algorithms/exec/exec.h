@@ -34,6 +34,11 @@ vsg_status vsg_exec_create_host(vsg_exec **out);
 /* The host backend honours a pool limit too (bytes; 0: none), so that the
  * out-of-memory path of the GPU pipeline is tested where there is no GPU. */
 void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes);
+/* The host backend counts its uploads and downloads as bus transfers, so
+ * that CI tests the GPU pipeline's accounting on it. The CPU engine's own
+ * use of the host backend (dissolve's coverage union) turns that off:
+ * nothing crosses a bus, and its trace says so. */
+void vsg_exec_set_host_plain(vsg_exec *x);
 /* Opens the device (CUDA initialised here, never earlier). Without a
  * usable driver or device: VSG_ERR_NO_GPU and the reason in why. Without
  * CUDA in the build: VSG_ERR_NO_GPU. */

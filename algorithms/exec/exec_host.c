@@ -65,14 +65,16 @@ static vsg_status host_memset(vsg_exec *x, void *p, int value, size_t bytes)
 static vsg_status host_upload(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
-    x->stats.bytes_h2d += (int64_t)bytes;
+    if (!x->host_plain)
+        x->stats.bytes_h2d += (int64_t)bytes;
     return VSG_OK;
 }
 
 static vsg_status host_download(vsg_exec *x, void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
-    x->stats.bytes_d2h += (int64_t)bytes;
+    if (!x->host_plain)
+        x->stats.bytes_d2h += (int64_t)bytes;
     return VSG_OK;
 }
 

@@ -29,6 +29,7 @@ struct vsg_exec {
     char label[160];        /* "CPU (host backend)" or the GPU's name      */
     vsg_gpu_stats stats;   /* host backend; the GPU's come from cuda/     */
     int64_t host_limit;     /* host backend: bytes in use allowed, 0: any  */
+    int host_plain;         /* host backend: copies are not transfers      */
     vsg_exec_stage_rec stages[VSG_EXEC_MAX_STAGES];
     int n_stages;
     int open_stage;         /* index of the stage begun and not ended, -1  */

@@ -56,15 +56,19 @@ STATEMENTS = {
     "intersection_small": (NC, "SELECT * FROM ST_Intersection(nc, '%s'.sids, "
                                "'CRS_MISMATCH=IGNORE') WHERE nc.CNTY_ID < 1835 AND "
                                "sids.CNTY_ID < 1835" % SPDATA),
-    # two groups of more than one chunk with repaired members: the coverage
-    # phase's probes, whole-group attempts and repaired-members union
+    # two groups of more than one chunk with repaired members: GEOS's
+    # coverage phase (probes, whole-group attempts, repaired-members union),
+    # so run with VSGPU_COVERAGE_UNION=NO (GEOS_ONLY below)
     "dissolve_coverage": (SPDATA, "SELECT substr(AREANAME, 1, 4) AS k, ST_Union(geom) AS geom "
                                   "FROM NY8_utm18 WHERE AREANAME LIKE 'NA%' OR "
                                   "AREANAME LIKE 'Syra%' GROUP BY 1"),
 }
 # Operations swept over every n (few events, each a different path).
 SWEEP_ALL = {"dissolve_coverage", "intersection_small"}
-HAS_PIPELINE = {"intersection", "intersection_small", "clip", "clip_by_rect"}
+HAS_PIPELINE = {"intersection", "intersection_small", "clip", "clip_by_rect", "dissolve"}
+# Statements run with the exact coverage union off: their point is GEOS's
+# own union paths, which the coverage union would otherwise settle first.
+GEOS_ONLY = {"dissolve_coverage"}
 KINDS = ("host_alloc", "dev_alloc", "gpu_call", "geos")
 GPU_KINDS = ("dev_alloc", "gpu_call")
 
@@ -110,8 +114,11 @@ def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1):
     if UNDER_ASAN:
         env["ASAN_OPTIONS"] = "detect_leaks=1"
     path, sql = STATEMENTS[op]
+    cfg = config(mode, threads)
+    if op in GEOS_ONLY:
+        cfg["VSGPU_COVERAGE_UNION"] = "NO"
     p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", out, "VSGPU:" + path, "-dialect", "VSGPU",
-                    "-sql", sql], plugin_dir, config=config(mode, threads), env=env)
+                    "-sql", sql], plugin_dir, config=cfg, env=env)
     data = out.read_bytes() if p.returncode == 0 and out.exists() else None
     return p.returncode, p.stderr, data
 
@@ -218,6 +225,10 @@ def test_fault_sweep(plugin_dir, tmp_path, op):
         if mode != "CPU" and op in HAS_PIPELINE:
             assert n_events["dev_alloc"] > 0 and n_events["gpu_call"] > 0, n_events
         for kind in kinds:
+            if kind == "geos" and op == "dissolve" and n_events[kind] == 0:
+                # the coverage union settled every group: no GEOS union to
+                # fail (dissolve_coverage sweeps GEOS's union paths)
+                continue
             assert n_events[kind] > 0, (op, mode, kind, n_events)
             size = n_events[kind] if op in SWEEP_ALL and not UNDER_ASAN else SAMPLE[kind]
             for n in sample(n_events[kind], size):

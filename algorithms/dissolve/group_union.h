@@ -1,0 +1,37 @@
+/*
+ * group_union.h - how dissolve hands whole groups to another engine before
+ * its GEOS stages: the GPU pipeline's coverage union
+ * (pipeline/coverage.c) on the device or the host backend. The CPU engine
+ * only knows this signature (docs/architecture.md: the CPU engine does not
+ * include the pipeline); route/dissolve.c joins the two.
+ */
+#ifndef VSG_DISSOLVE_GROUP_UNION_H
+#define VSG_DISSOLVE_GROUP_UNION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vsgpu_engine.h"
+
+/* Per group (arrays of n_groups, zeroed by the caller): ok[g] = 1 and
+ * wkb[g] (malloc'd, MultiPolygon, taken by the caller) for each group the
+ * engine settled. */
+typedef struct {
+    uint8_t *ok;
+    unsigned char **wkb;
+    size_t *size;
+} vsg_group_union_out;
+
+/* members: the WKB of the members of the groups offered (polygons, none
+ * repaired), in input order, group_of[i] their group. Groups not settled
+ * stay ok = 0: dissolve's GEOS stages union them. VSG_OK, or a status
+ * that fails the statement (engine error set). */
+typedef vsg_status (*vsg_group_union_fn)(vsg_engine *e, const vsg_wkb_array *members,
+                                         const int64_t *group_of, int64_t n_groups,
+                                         vsg_group_union_out *out);
+
+/* vsg_dissolve with a group union tried first (NULL: none). */
+vsg_status vsg_dissolve_with(vsg_engine *e, const vsg_wkb_array *geoms, const int64_t *group_of,
+                             int64_t n_groups, vsg_group_union_fn fast, vsg_result *out);
+
+#endif

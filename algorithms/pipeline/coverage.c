@@ -1,0 +1,174 @@
+/*
+ * coverage.c - the group union of dissolve (pipeline/coverage.h): the
+ * members decoded to columnar, the coverage union stage run on the
+ * statement's GPU backend (or the host backend when the statement runs on
+ * the CPU engine), the settled groups written as WKB.
+ *
+ * On the GPU the failure rule is the pipeline's (pipeline/state.h): under
+ * strict GPU mode a failure fails the statement; in AUTO every group goes
+ * on to GEOS, counted. Groups the stage does not settle are not failures:
+ * they are counted (GPU_GROUPS_RERUN_ON_CPU) and named in the warning.
+ */
+#include "pipeline/coverage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "columnar/columnar.h"
+#include "core/fault.h"
+#include "exec/exec.h"
+#include "pipeline/state.h"
+#include "stages/stages.h"
+#include "stages/step.h"
+
+typedef struct {
+    vsg_exec *x;
+    int on_gpu;
+    vsg_columnar host, dev, out_dev, out;
+    int64_t *group_of_dev;
+    uint8_t *ok_dev;
+    uint32_t *why, *why_dev;
+} cov_run;
+
+static void run_free(cov_run *r)
+{
+    vsg_columnar_free(&r->out);
+    vsg_columnar_free(&r->out_dev);
+    vsg_columnar_free(&r->dev);
+    vsg_columnar_free(&r->host);
+    if (r->on_gpu) {
+        vsg_exec_free(r->x, r->group_of_dev);
+        vsg_exec_free(r->x, r->ok_dev);
+        vsg_exec_free(r->x, r->why_dev);
+    }
+    free(r->why);
+}
+
+/* The stage on the backend: members up (GPU), the result down. */
+static vsg_status run_stage(cov_run *r, const int64_t *group_of, int64_t n_groups, uint8_t *ok)
+{
+    vsg_exec *x = r->x;
+    vsg_status st;
+    size_t G = (size_t)n_groups, n = (size_t)r->host.n_geoms;
+    if (!r->on_gpu) {
+        vsg_col_view v = vsg_columnar_view(&r->host);
+        return vsg_stage_coverage_union(x, &v, group_of, n_groups, &r->out, ok, r->why);
+    }
+    TRY(vsg_columnar_upload(x, &r->host, &r->dev));
+    TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof(int64_t), (void **)&r->group_of_dev));
+    TRY(vsg_exec_alloc(x, G ? G : 1, (void **)&r->ok_dev));
+    TRY(vsg_exec_alloc(x, (G ? G : 1) * sizeof(uint32_t), (void **)&r->why_dev));
+    TRY(vsg_exec_upload(x, r->group_of_dev, group_of, n * sizeof(int64_t)));
+    vsg_col_view v = vsg_columnar_view(&r->dev);
+    TRY(vsg_stage_coverage_union(x, &v, r->group_of_dev, n_groups, &r->out_dev, r->ok_dev,
+                                 r->why_dev));
+    TRY(vsg_columnar_download(x, &r->out_dev, &r->out));
+    TRY(vsg_exec_download(x, ok, r->ok_dev, G));
+    TRY(vsg_exec_download(x, r->why, r->why_dev, G * sizeof(uint32_t)));
+    st = vsg_exec_sync(x);
+done:
+    return st;
+}
+
+/* The settled groups' WKB. */
+static vsg_status write_groups(vsg_engine *e, cov_run *r, int64_t n_groups,
+                               vsg_group_union_out *out)
+{
+    for (int64_t g = 0; g < n_groups; g++) {
+        if (!out->ok[g])
+            continue;
+        size_t sz = vsg_columnar_wkb_size(&r->out, g);
+        out->wkb[g] = vsg_malloc(sz ? sz : 1);
+        if (!out->wkb[g])
+            return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        vsg_columnar_write_wkb(&r->out, g, out->wkb[g]);
+        out->size[g] = sz;
+    }
+    return VSG_OK;
+}
+
+/* GPU_GROUPS, GPU_GROUPS_RERUN_ON_CPU, and the rows of the groups that
+ * GEOS dissolves with the reason in the statement's warning. */
+static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t n_groups,
+                      const uint8_t *ok)
+{
+    int64_t settled = 0, offered = 0, back_rows = 0;
+    unsigned char *seen = vsg_calloc((size_t)n_groups + 1, 1);
+    for (size_t i = 0; seen && i < n; i++)
+        seen[group_of[i]] = 1;
+    for (int64_t g = 0; seen && g < n_groups; g++) {
+        offered += seen[g];
+        settled += seen[g] && ok[g];
+    }
+    for (size_t i = 0; i < n; i++)
+        back_rows += !ok[group_of[i]];
+    free(seen);
+    e->counts.gpu_rows += (int64_t)n - back_rows;
+    e->counts.gpu_groups += settled;
+    e->counts.gpu_groups_rerun_on_cpu += offered - settled;
+    vsg_gpu_note_rerun(e, back_rows,
+                       "groups that are not a coverage the GPU union can prove (overlapping "
+                       "members, members inside members, T-junctions, Z) dissolved by GEOS");
+}
+
+/* The union on x (GPU: the statement's backend; else a private host one). */
+static vsg_status union_on(vsg_engine *e, vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
+                           const int64_t *group_of, int64_t n_groups, vsg_group_union_out *out)
+{
+    double t0 = vsg_now_s();
+    cov_run r;
+    memset(&r, 0, sizeof r);
+    r.x = x;
+    r.on_gpu = on_gpu;
+    if (!on_gpu)
+        vsg_exec_set_host_plain(x);
+    r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
+    vsg_columnar_report rep;
+    vsg_status st = VSG_OK;
+    if (!r.why || vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK)
+        st = run_stage(&r, group_of, n_groups, out->ok);
+    vsg_exec_flush_profile(x, e->profile);
+    if (st == VSG_OK)
+        st = write_groups(e, &r, n_groups, out);
+    if (st != VSG_OK)
+        memset(out->ok, 0, (size_t)n_groups);
+    if (st == VSG_OK && on_gpu)
+        count_gpu(e, group_of, members->count, n_groups, out->ok);
+    int64_t settled = 0;
+    for (int64_t g = 0; g < n_groups; g++)
+        settled += out->ok[g];
+    vsg_profile_add(e->profile, "group_union", on_gpu ? "GPU" : "CPU", vsg_now_s() - t0,
+                    (int64_t)members->count, settled, 0, 0, 0);
+    run_free(&r);
+    return st;
+}
+
+vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *members,
+                                       const int64_t *group_of, int64_t n_groups,
+                                       vsg_group_union_out *out)
+{
+    vsg_status st = VSG_OK;
+    vsg_exec *x = vsg_gpu_acquire(e, &st);
+    if (st != VSG_OK)
+        return st;   /* strict GPU mode and no device: the statement fails */
+    if (x) {
+        st = union_on(e, x, 1, members, group_of, n_groups, out);
+        if (st == VSG_OK)
+            return VSG_OK;
+        /* the pipeline's failure rule: strict fails; AUTO re-runs on the
+         * CPU engine, whose first step is this union on the host */
+        st = vsg_gpu_fallback(e, st, (int64_t)members->count, "coverage union");
+        if (st != VSG_OK)
+            return st;
+    }
+    if (vsg_exec_create_host(&x) != VSG_OK)
+        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    st = union_on(e, x, 0, members, group_of, n_groups, out);
+    if (st != VSG_OK)
+        st = vsg_engine_fail(e, st, -1, -1, "coverage union: %s",
+                             st == VSG_ERR_NOMEM ? "out of memory" : vsg_exec_last_error(x));
+    vsg_exec_destroy(x);
+    return st;
+}
