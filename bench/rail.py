@@ -3,7 +3,9 @@
 GPU when it can run) against GDAL's OGRLayer::Intersection/Clip, its SQLite
 dialect and ogr2ogr -clipsrc, on generated workloads at several scales, on
 one machine, in one run; every answer measured and compared with the
-reference (VSGPU CPU, 1 thread) while it is timed.
+reference (VSGPU CPU, 1 thread) while it is timed. A plain ogr2ogr copy of
+each workload's inputs (engine "copy") is the I/O floor every row's time is
+also given as a multiple of.
 
     python3 bench/rail.py --build build --scale smoke,small
     python3 bench/rail.py --manifest DIR/manifest.json --plugin-dir P --tools-dir T
@@ -27,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from rail import engines, machine, manifest, measure, report, runner, trace  # noqa: E402
+from rail import engines, gpkg, machine, manifest, measure, report, runner, trace  # noqa: E402
 
 REPO_ROOT = manifest.REPO_ROOT
 # "real" is the scale-free group of workloads on the files in data/;
@@ -136,6 +138,11 @@ def run_one(ctx, eng, w, args, budget, reps, skip_reason):
         rec["status"], rec["reason"] = "n/a", str(e)
         return rec
     rec["command"] = " ".join(shlex.quote(a) for a in argv)
+    vrt = [a for a in argv if a.endswith(".vrt")] if eng.floor else []
+    if vrt:
+        # The two-file copy reads a VRT the temporary work folder loses.
+        with open(vrt[0]) as f:
+            rec["copy_vrt"] = f.read()
     rec["env"] = env_over
     env = engines.child_env(env_over)
 
@@ -149,7 +156,8 @@ def run_one(ctx, eng, w, args, budget, reps, skip_reason):
                     rec["tool_output"] = json.loads(stdout.strip().splitlines()[-1])
                 except (ValueError, IndexError):
                     rec["tool_output"] = {"unparsed": stdout[-500:]}
-            rec["output"] = _measure_output(ctx, w, out, args)
+            rec["output"] = (_copy_output(w, out) if eng.floor
+                             else _measure_output(ctx, w, out, args))
             if not args.keep_outputs and os.path.exists(out):
                 os.unlink(out)
 
@@ -209,6 +217,21 @@ def _median_trace(runs, traces):
     return good[(len(good) - 1) // 2][1]
 
 
+def _copy_output(w, out):
+    """What the copy engine wrote, counted with sqlite3 (cheap: no geometry
+    is read): features per layer against the workload's input counts."""
+    if not os.path.exists(out):
+        return {"error": "no output file"}
+    try:
+        counts = gpkg.feature_counts(out)
+    except gpkg.sqlite3.Error as e:
+        return {"error": "cannot count the copy: %s" % e}
+    sides = ["input_features", "method_features"][:len(engines.copy_layers(w))]
+    want = [w[k] for k in sides]
+    return {"features": sum(counts.values()), "layers": counts,
+            "expected_features": None if None in want else sum(want)}
+
+
 def _measure_output(ctx, w, out, args):
     if not os.path.exists(out):
         return {"error": "no output file"}
@@ -223,6 +246,7 @@ def _measure_output(ctx, w, out, args):
 
 def write_outputs(result, out_dir, plots_wanted):
     """Plots (when matplotlib imports), rail.json and rail.md."""
+    report.annotate(result)
     plots = []
     if plots_wanted:
         try:
@@ -303,9 +327,12 @@ def main(argv=None):
         if ref_key is None:
             raise SystemExit("no reference engine: run vsgpu-cpu-1 or vsgpu-cpu-all")
         log("reference: %s (%s is not run)" % (ref_key, args.reference))
-    # Table order: the reference, the other VSGPU engines, then GDAL's.
+    # Table order: the reference, the other VSGPU engines, GDAL's, then the
+    # copy floor.
     order = [ref_key] + [k for k in engines.VSGPU_KEYS if k in sel_keys and k != ref_key] + \
-            [k for k in sel_keys if k not in engines.VSGPU_KEYS and k != ref_key]
+            [k for k in sel_keys if k not in engines.VSGPU_KEYS and k != ref_key
+             and k != engines.FLOOR_KEY] + \
+            [k for k in sel_keys if k == engines.FLOOR_KEY]
     reps = repeats_for(args.repeat)
 
     out_dir = args.out or os.path.join(
@@ -363,19 +390,23 @@ def main(argv=None):
         # After every run, so that a run killed from outside (the device
         # command's time limit) still leaves what it measured.
         result["elapsed_s"] = time.perf_counter() - t_start
+        report.annotate(result)
         for path, text in ((json_path, json.dumps(result, indent=1, default=str)),
                            (md_path, report.markdown(result))):
             with open(path + ".tmp", "w") as f:
                 f.write(text)
             os.replace(path + ".tmp", path)
 
-    # Two passes: the VSGPU engines on every scale, then GDAL's. When the
-    # budget runs out it cuts GDAL's slowest rows, not the rows of the
-    # engine under test. Within a pass, scales run small to large (an engine
-    # that timed out on a workload is not run on it again at a larger scale)
-    # and workload by workload, so that a cut leaves whole rows behind it.
-    passes = [[k for k in order if k in engines.VSGPU_KEYS],
-              [k for k in order if k not in engines.VSGPU_KEYS]]
+    # Two passes: the VSGPU engines (and the copy floor, after them on each
+    # workload: cheap, and the page cache is as warm for it as for them) on
+    # every scale, then GDAL's. When the budget runs out it cuts GDAL's
+    # slowest rows, not the rows of the engine under test or its floor.
+    # Within a pass, scales run small to large (an engine that timed out on
+    # a workload is not run on it again at a larger scale) and workload by
+    # workload, so that a cut leaves whole rows behind it.
+    first = engines.VSGPU_KEYS + (engines.FLOOR_KEY,)
+    passes = [[k for k in order if k in first],
+              [k for k in order if k not in first]]
     timed_out_at = {}          # (engine, workload) -> scale where it timed out
     try:
         for keys in passes:

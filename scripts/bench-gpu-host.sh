@@ -29,12 +29,17 @@
 #                 byte for byte, as autotest's determinism tests check).
 #   tiled         alone (another scale beside it is refused); 1 repeat, 120 s
 #                 per run; only the VSGPU engines, CPU on all cores (the
-#                 reference) and GPU: GDAL's rows do not change with our code.
+#                 reference) and GPU, and the copy floor: GDAL's rows do not
+#                 change with our code.
 #                 VSGPU_BENCH_TILED_ENGINES=a,b picks others (e.g. add
 #                 vsgpu-cpu-1,gdal-algebra,sqlite,ogr2ogr-clipsrc; with
-#                 vsgpu-cpu-1 in it, that is the reference). The vertex target
+#                 vsgpu-cpu-1 in it, that is the reference; copy is added
+#                 when it is not in the list). The vertex target
 #                 is VSGPU_TILED_VERTICES (default 10000000), read by the
 #                 generator (bench/workloads/tiled.py).
+# Every call runs the copy engine (a plain ogr2ogr of each workload's inputs:
+# the I/O floor of the "x floor" column), after the VSGPU engines of each
+# workload and before GDAL's, so the budget does not cut it.
 set -u
 t0=$(date +%s)
 scales=${1:-small,medium}
@@ -53,9 +58,10 @@ for f in "$plugin/ogr_VSGPU.so" "$tools/vsgbench_measure" "$tools/vsgbench_algeb
 done
 case ",$scales," in
   ,tiled,)
-    engines=${VSGPU_BENCH_TILED_ENGINES:-vsgpu-cpu-all,vsgpu-gpu}
+    engines=${VSGPU_BENCH_TILED_ENGINES:-vsgpu-cpu-all,vsgpu-gpu,copy}
     ref=vsgpu-cpu-all
     case ",$engines," in *,vsgpu-cpu-1,*) ref=vsgpu-cpu-1 ;; esac
+    case ",$engines," in *,copy,*) ;; *) engines="$engines,copy" ;; esac
     args=(--repeat tiled=1 --timeout 120 --engines "$engines" --reference "$ref") ;;
   *,tiled,*)
     echo "bench-gpu-host: run tiled alone (its own device command)" | tee "$out/rail.log"
@@ -63,7 +69,7 @@ case ",$scales," in
   *,large,*)
     args=(--repeat large=1 --timeout 60)
     if [ -n "${VSGPU_BENCH_LARGE_NO_1THREAD:-}" ]; then
-      args+=(--engines vsgpu-cpu-all,vsgpu-gpu,gdal-algebra,sqlite,ogr2ogr-clipsrc
+      args+=(--engines vsgpu-cpu-all,vsgpu-gpu,gdal-algebra,sqlite,ogr2ogr-clipsrc,copy
              --reference vsgpu-cpu-all)
     fi ;;
   *)

@@ -1,6 +1,7 @@
 """The benchmark rail (bench/rail.py) at smoke scale, end to end, and the
 parts of it that decide what a row says: the child timeout, the comparison
-with the reference, the GPU "not available" reason.
+with the reference, the GPU "not available" reason, the copy floor and the
+"x floor" and "GPU % wall" columns.
 
 The end-to-end test runs scripts/bench-smoke.sh with the build that ctest
 names in VSGPU_BUILD_DIR (plugin and bench tools); it is skipped, with the
@@ -19,7 +20,7 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
-from rail import engines, measure, runner  # noqa: E402
+from rail import engines, measure, report, runner  # noqa: E402
 
 GDAL_ENGINES = ("gdal-algebra", "sqlite", "ogr2ogr-clipsrc")
 
@@ -49,6 +50,85 @@ def test_budget_shortens_the_limit_and_says_so():
     limit, cut = b.limit(120.0)
     assert cut and limit <= 5.0
     assert runner.Budget(0).limit(120.0) == (120.0, False)
+
+
+def _lay(path, layer):
+    return {"path": path, "layer": layer, "geom": "geom", "fid": "fid", "fields": [],
+            "rtree": None}
+
+
+def test_copy_engine_copies_what_the_operation_reads(tmp_path):
+    ctx = {"ogr2ogr": "ogr2ogr"}
+    copy = engines.BY_KEY["copy"]
+    assert copy.floor and not copy.reference_ok
+    assert all(copy.runs(op) for op in engines.ALL_OPS)
+    assert engines.ENGINES[-1] is copy
+    # Overlay, one file: one process copying both layers.
+    w = {"op": "intersection", "input": _lay("/d/w.gpkg", "tess_a"),
+         "method": _lay("/d/w.gpkg", "tess_b")}
+    argv, env = copy.build(ctx, w, "/o/out.gpkg", None)
+    assert env == {}
+    assert argv == ["ogr2ogr", "-f", "GPKG", "/o/out.gpkg", "/d/w.gpkg", "tess_a", "tess_b",
+                    "-lco", "SPATIAL_INDEX=NO"]
+    # Overlay, two files: still one process, reading a VRT of both layers
+    # written beside the output.
+    w["op"], w["method"] = "clip", _lay("/d/a&b.gpkg", "grid")
+    out = str(tmp_path / "out.gpkg")
+    argv, _ = copy.build(ctx, w, out, None)
+    vrt = str(tmp_path / "inputs.vrt")
+    assert argv == ["ogr2ogr", "-f", "GPKG", out, vrt, "-lco", "SPATIAL_INDEX=NO"]
+    import xml.etree.ElementTree as ET
+    layers = ET.parse(vrt).getroot().findall("OGRVRTLayer")
+    assert [(e.get("name"), e.findtext("SrcDataSource"), e.findtext("SrcLayer"))
+            for e in layers] == [("tess_a", "/d/w.gpkg", "tess_a"),
+                                 ("grid", "/d/a&b.gpkg", "grid")]
+    # The same layer name in both files: named input and method.
+    w["method"] = _lay("/d/other.gpkg", "tess_a")
+    copy.build(ctx, w, out, None)
+    assert [e.get("name") for e in ET.parse(vrt).getroot()] == ["input", "method"]
+    # Rectangle clip and dissolve: the input layer, as the result layer.
+    for op in ("clip_rect", "dissolve"):
+        w = {"op": op, "input": _lay("/d/w.gpkg", "cells"), "method": None}
+        argv, _ = copy.build(ctx, w, "/o/out.gpkg", None)
+        assert argv == ["ogr2ogr", "-f", "GPKG", "/o/out.gpkg", "/d/w.gpkg", "cells",
+                        "-nln", "result", "-lco", "SPATIAL_INDEX=NO"]
+
+
+def _row(engine, median, check="ok", trace=None, scale="s", workload="w", status="ok"):
+    return {"scale": scale, "workload": workload, "engine": engine, "label": engine,
+            "status": status, "median_s": median, "trace": trace,
+            "check": {"status": check, "text": check, "mismatches": [], "notes": []}}
+
+
+def test_x_floor_and_gpu_share_of_each_row():
+    floor = _row("copy", 0.5, check="floor")
+    ref = _row("vsgpu-cpu-1", 2.0, check="reference", trace={"gpu_stage_s": 0.0})
+    gpu = _row("vsgpu-gpu", 1.0, trace={"gpu_stage_s": 0.25})
+    wrong = _row("sqlite", 0.6, check="mismatch")
+    failed = _row("gdal-algebra", None, status="timeout", check="unchecked")
+    res = {"runs": [ref, gpu, wrong, failed, floor]}
+    report.annotate(res)
+    assert ref["x_floor"] == 4.0 and gpu["x_floor"] == 2.0 and floor["x_floor"] == 1.0
+    assert wrong["x_floor"] is None and failed["x_floor"] is None   # no ratio for these
+    assert gpu["gpu_stage_share"] == 0.25 and ref["gpu_stage_share"] == 0.0
+    assert floor["gpu_stage_share"] is None and wrong["gpu_stage_share"] is None
+    assert all(r["floor_s"] == 0.5 for r in res["runs"])
+    # A copy that did not copy everything is no floor.
+    floor["check"]["status"] = "short copy"
+    report.annotate(res)
+    assert ref["x_floor"] is None and ref["floor_s"] is None
+
+
+def test_copy_row_is_checked_by_its_count_not_against_the_reference():
+    ref = _row("vsgpu-cpu-1", 1.0)
+    ref["output"] = _m(100.0)
+    cp = _row("copy", 0.2)
+    cp["output"] = {"features": 30, "layers": {"a": 20, "b": 10}, "expected_features": 30}
+    measure.check_workload([ref, cp], "vsgpu-cpu-1", {"op": "intersection"}, 1e-6)
+    assert cp["check"]["status"] == "floor" and "30 features copied" in cp["check"]["text"]
+    cp["output"]["features"] = 29
+    measure.check_workload([ref, cp], "vsgpu-cpu-1", {"op": "intersection"}, 1e-6)
+    assert cp["check"]["status"] == "short copy" and "29 of 30" in cp["check"]["text"]
 
 
 def _m(area, polys=2, nulls=0, groups=None, others=0):
@@ -184,12 +264,37 @@ def test_smoke_wrong_answers_are_never_ok(smoke):
             o = r["output"]
             if r["status"] != "ok" or r is ref or not o or "error" in o:
                 continue
+            if r["engine"] == engines.FLOOR_KEY:     # no answer: checked by its count
+                assert r["check"]["status"] in ("floor", "short copy"), r["check"]
+                continue
             if o["null_geometries"] > 0:
                 assert r["check"]["status"] == "mismatch", (w["name"], r["engine"])
                 assert "MISMATCH" in r["check"]["text"] and "NULL" in r["check"]["text"]
             if r["check"]["status"] == "ok":
                 assert abs(o["total_area"] - ref["total_area"]) <= rtol * abs(ref["total_area"])
                 assert "vs ref" not in r["check"]["text"]
+
+
+def test_smoke_copy_floor_on_every_workload(smoke):
+    _, res = smoke
+    assert res["settings"]["engines"][-1] == engines.FLOOR_KEY
+    for w in res["workloads"]:
+        (cp,) = _rows(res, scale=w["scale"], workload=w["name"], engine=engines.FLOOR_KEY)
+        assert cp["status"] == "ok", (w["name"], cp["reason"])
+        assert cp["check"]["status"] == "floor", (w["name"], cp["check"]["text"])
+        want = w["input_features"] + (w["method_features"] if w["op"] in ("intersection", "clip")
+                                      else 0)
+        assert cp["output"]["features"] == want, (w["name"], cp["output"])
+        assert len(cp["runs"]) == res["settings"]["repeats"][w["scale"]]
+        assert cp["x_floor"] == 1.0 and cp["trace"] is None and cp["gpu_stage_share"] is None
+        for r in _rows(res, scale=w["scale"], workload=w["name"]):
+            assert r["floor_s"] == cp["median_s"]
+            if r["status"] == "ok" and r["check"]["status"] in ("ok", "reference"):
+                assert abs(r["x_floor"] - r["median_s"] / cp["median_s"]) < 1e-12
+            if r["engine"] in engines.VSGPU_KEYS and r["status"] == "ok":
+                assert r["gpu_stage_share"] is not None and 0 <= r["gpu_stage_share"] <= 1
+                if r["engine"] != "vsgpu-gpu":
+                    assert r["gpu_stage_share"] == 0
 
 
 def test_smoke_gpu_row_runs_or_says_why(smoke):
@@ -206,6 +311,9 @@ def test_smoke_markdown_and_plots_are_written(smoke):
     out, res = smoke
     md = (out / "rail.md").read_text()
     assert "## Scale smoke" in md and "## Scale real" in md
+    assert "| vs ref | × floor |" in md and "| GPU % wall |" in md
+    assert md.count("| ogr2ogr copy (I/O floor) |") == len(res["workloads"])
+    assert md.count("| (floor) |") == len(res["workloads"])
     for w in res["workloads"]:
         assert "| %s (%s) |" % (w["name"], w["op"]) in md
     has_mismatch = any(r["check"]["status"] == "mismatch" for r in res["runs"])

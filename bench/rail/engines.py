@@ -17,6 +17,15 @@ R-tree build of the output is no one's cost):
                   functions): the ST_Intersection join pre-filtered by the two
                   GeoPackage R-trees, and ST_Union ... GROUP BY 1
   ogr2ogr-clipsrc ogr2ogr -clipsrc xmin ymin xmax ymax (rectangle clip)
+  copy            the I/O floor, no answer: a plain ogr2ogr of the workload's
+                  inputs into a GeoPackage written the same way, in one
+                  process like every engine. An overlay (intersection, clip):
+                  one ogr2ogr copying the input layer and the method layer
+                  (ogr2ogr out.gpkg in.gpkg a b; when the two layers are in
+                  two files, ogr2ogr out.gpkg inputs.vrt, an OGR VRT written
+                  beside the output, untimed, that lists both layers as they
+                  are). clip_rect and dissolve: the input layer. Its median
+                  is the floor of every row's "x floor".
 
 VSGPU statements run with VSGPU_SQL_FALLBACK=NO: a statement the dialect
 did not take fails instead of quietly running on SQLite. VSGPU_PROFILE
@@ -24,6 +33,7 @@ writes the stage trace of each VSGPU run.
 """
 import os
 import re
+from xml.sax.saxutils import escape as xml_escape
 
 RESULT_LAYER = "result"
 VSGPU_CONFIG_PREFIX = "VSGPU_"
@@ -123,12 +133,13 @@ class NotApplicable(Exception):
 class Engine:
     """key: the name in flags and JSON; ops: the operations it runs."""
 
-    def __init__(self, key, label, ops, build, reference_ok=False):
+    def __init__(self, key, label, ops, build, reference_ok=False, floor=False):
         self.key = key
         self.label = label
         self.ops = ops
         self.build = build          # (ctx, w, out, trace) -> (argv, env)
         self.reference_ok = reference_ok
+        self.floor = floor          # the I/O floor: timed, not an answer
 
     def runs(self, op):
         return op in self.ops
@@ -181,6 +192,46 @@ def _clipsrc(ctx, w, out, trace):
     return argv + _ogr2ogr_tail(), {}
 
 
+def copy_layers(w):
+    """The (path, layer) pairs the copy engine copies: input and method of
+    an overlay, the input alone otherwise."""
+    pairs = [(w["input"]["path"], w["input"]["layer"])]
+    if w["op"] in ("intersection", "clip") and w.get("method"):
+        pairs.append((w["method"]["path"], w["method"]["layer"]))
+    return pairs
+
+
+def copy_vrt(pairs):
+    """An OGR VRT exposing layers of several files as they are (every field,
+    the geometry, the CRS), so that one ogr2ogr process reads them all;
+    layers named after their sources (input/method when the names clash)."""
+    names = [layer for _, layer in pairs]
+    if len(set(names)) != len(names):
+        names = ["input", "method"][:len(pairs)]
+    body = "".join(
+        '  <OGRVRTLayer name="%s"><SrcDataSource>%s</SrcDataSource>'
+        '<SrcLayer>%s</SrcLayer></OGRVRTLayer>\n' % (
+            xml_escape(n, {'"': "&quot;"}), xml_escape(os.path.abspath(p)), xml_escape(layer))
+        for n, (p, layer) in zip(names, pairs))
+    return "<OGRVRTDataSource>\n%s</OGRVRTDataSource>\n" % body
+
+
+def _copy(ctx, w, out, trace):
+    pairs = copy_layers(w)
+    lco = ["-lco", "SPATIAL_INDEX=NO"]
+    if len(pairs) == 1:
+        (path, layer), = pairs
+        return _ogr2ogr_head(ctx, out) + [path, layer] + _ogr2ogr_tail(), {}
+    (ip, il), (mp, ml) = pairs
+    if os.path.abspath(ip) == os.path.abspath(mp) and il != ml:
+        # Both layers of one file, under their names.
+        return _ogr2ogr_head(ctx, out) + [ip, il, ml] + lco, {}
+    vrt = os.path.join(os.path.dirname(out), "inputs.vrt")
+    with open(vrt, "w") as f:
+        f.write(copy_vrt(pairs))
+    return _ogr2ogr_head(ctx, out) + [vrt] + lco, {}
+
+
 ALL_OPS = ("intersection", "clip", "clip_rect", "dissolve")
 
 ENGINES = [
@@ -192,10 +243,12 @@ ENGINES = [
            _algebra),
     Engine("sqlite", "SQLite dialect", ("intersection", "dissolve"), _sqlite),
     Engine("ogr2ogr-clipsrc", "ogr2ogr -clipsrc", ("clip_rect",), _clipsrc),
+    Engine("copy", "ogr2ogr copy (I/O floor)", ALL_OPS, _copy, floor=True),
 ]
 
 BY_KEY = {e.key: e for e in ENGINES}
 VSGPU_KEYS = ("vsgpu-cpu-1", "vsgpu-cpu-all", "vsgpu-gpu")
+FLOOR_KEY = "copy"
 
 # What a failed GPU-mode statement says when the GPU engine cannot run it
 # (docs/fallback.md): the engine is then "not available", not an error.

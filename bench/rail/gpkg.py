@@ -46,6 +46,18 @@ def feature_tables(path):
         return []
 
 
+def feature_counts(path):
+    """{table: rows} of every feature table of a GeoPackage (the copy
+    engine's output: counted, no geometry read). sqlite3.Error when the
+    file cannot be read."""
+    with _connect(path) as db:
+        names = [r[0] for r in db.execute(
+            "SELECT table_name FROM gpkg_contents WHERE data_type = 'features' "
+            "ORDER BY rowid").fetchall()]
+        return {n: db.execute('SELECT COUNT(*) FROM "%s"' % n.replace('"', '""')).fetchone()[0]
+                for n in names}
+
+
 def _from_sqlite(path, layer):
     with _connect(path) as db:
         row = db.execute(

@@ -17,12 +17,16 @@ never look good:
   lower-dimension pieces of an intersection, and so does OGRLayer::
   Intersection on a layer of type Unknown; VSGPU drops them by default),
   empty or invalid geometries.
+
+The copy row (engine "copy", the I/O floor) answers nothing and is not
+compared: its check says how many input features it copied ("floor"), or
+that it copied fewer than the inputs hold ("short copy").
 """
 import json
 import os
 import subprocess
 
-from . import gpkg
+from . import engines, gpkg
 
 
 class MeasureError(RuntimeError):
@@ -142,6 +146,22 @@ def check_text(status, mism, notes):
 
 
 
+def check_floor(r):
+    """The copy row: no answer to compare, only whether it copied every
+    input feature (status "floor", or "short copy" when it did not)."""
+    c, out = r["check"], r["output"] or {"error": "not counted"}
+    if "error" in out:
+        c["status"], c["text"] = "floor", "I/O floor (uncounted: %s)" % out["error"]
+        return
+    n, want = out.get("features"), out.get("expected_features")
+    if want is not None and n != want:
+        c["status"] = "short copy"
+        c["mismatches"] = ["copied %s of %s input features" % (n, want)]
+        c["text"] = "SHORT COPY: " + c["mismatches"][0]
+    else:
+        c["status"], c["text"] = "floor", "I/O floor (%s features copied)" % n
+
+
 def check_workload(recs, ref_key, w, rtol):
     """Fill the check of every row of one workload (recs) against the row of
     the reference engine ref_key."""
@@ -154,6 +174,9 @@ def check_workload(recs, ref_key, w, rtol):
         if r["status"] != "ok":
             c["status"] = "unchecked"
             c["text"] = r["status"]
+            continue
+        if r["engine"] == engines.FLOOR_KEY:
+            check_floor(r)
             continue
         out = r["output"] or {"error": "not measured"}
         if "error" in out:

@@ -2,7 +2,8 @@
 
   scaling-<workload>.png  wall time and throughput against input vertices,
                           one line per engine, log scales; a timeout is an
-                          x at its limit (a bound, not a time)
+                          x at its limit (a bound, not a time); the copy
+                          floor (engine "copy") dashed
   throughput.png          every workload and scale in one view: throughput
                           against input vertices, colour = engine, marker = op
   stages-<scale>.png      the VSGPU rows' stage breakdown (stacked bars), with
@@ -52,9 +53,10 @@ def _scaling(res, name, path, colors):
         c = colors[key]
         if pts:
             xs = [p[0] for p in pts]
-            ax_t.plot(xs, [p[1] for p in pts], "-o", color=c, label=label)
+            style = "--o" if key == "copy" else "-o"
+            ax_t.plot(xs, [p[1] for p in pts], style, color=c, label=label)
             ax_t.vlines(xs, [p[2] for p in pts], [p[1] for p in pts], color=c, alpha=0.5)
-            ax_v.plot(xs, [p[0] / p[1] / 1e6 for p in pts], "-o", color=c, label=label)
+            ax_v.plot(xs, [p[0] / p[1] / 1e6 for p in pts], style, color=c, label=label)
         if cut:
             ax_t.plot([p[0] for p in cut], [p[1] for p in cut], "x", color=c, markersize=10,
                       label=None if pts else label + " (timeout)")
