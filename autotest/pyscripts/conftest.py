@@ -119,6 +119,11 @@ def nc_gpkg(data_dir):
 
 
 @pytest.fixture(scope="session")
+def nybb_gpkg(data_dir):
+    return str(data_dir / "nybb.gpkg")
+
+
+@pytest.fixture(scope="session")
 def spdata_gpkg(data_dir):
     return str(data_dir / "r_spdata.gpkg")
 
