@@ -172,7 +172,11 @@ vsg_status vsg_dissolve_coverage_phase(dissolve_t *d)
     for (int64_t g = 0; g < d->n_groups; g++) {
         group_t *gr = &d->groups[g];
         if (gr->done)
-            continue;   /* settled by the coverage union stage */
+            continue;   /* settled by the group union */
+        if (gr->fast_tried) {
+            gr->coverage_ok = 0;   /* proven no coverage: unary unions */
+            continue;
+        }
         if (gr->n_chunks > 1 && d->dim == 2)
             jobs[n++] = (coverage_job){g, gr->first_chunk, 1};
         else if (gr->n_chunks > 1)

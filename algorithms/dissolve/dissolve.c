@@ -245,6 +245,10 @@ static void dissolve_free(dissolve_t *d)
             free(gr->wkb);
         }
     }
+    for (size_t c = 0; d->chunk_partial && c < d->n_chunks; c++)
+        if (d->chunk_partial[c])
+            GEOSGeom_destroy_r(ctx, d->chunk_partial[c]);
+    free(d->chunk_partial);
     free(d->groups);
     free(d->members);
     free(d->chunks);

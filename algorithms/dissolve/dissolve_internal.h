@@ -18,6 +18,8 @@ typedef struct {
     int done;              /* whole-group coverage union accepted        */
     int fast;              /* settled by the group union handed in: wkb
                               is the result (fast_groups.c)             */
+    int fast_tried;        /* offered to it and not settled: no coverage
+                              (GEOS's whole-group attempt is skipped)   */
     int steps;             /* union steps made                           */
     int coverage_ok;       /* every step so far was an accepted coverage */
     GEOSGeometry **partials;
@@ -37,6 +39,8 @@ typedef struct {
     GEOSGeometry **parts;  /* borrowed slots, taken by the task */
     size_t n_parts;
     GEOSGeometry *result;
+    GEOSGeometry *preset;  /* the chunk's union, made by the group union
+                              handed in: the step only passes it on     */
     int used_coverage;
     int last;              /* its result is the group's union (progress) */
 } step_t;
@@ -50,6 +54,8 @@ typedef struct {
     int64_t *members;
     chunk_t *chunks;
     size_t n_chunks;
+    GEOSGeometry **chunk_partial; /* per chunk, NULL or its union made by
+                                     the group union (fast_groups.c)     */
     step_t *all_steps;     /* storage for every level's steps */
     step_t *steps;         /* the level running now           */
     size_t n_steps;

@@ -67,56 +67,153 @@ static void take_group(dissolve_t *d, int64_t g, unsigned char *wkb, size_t size
     vsg_dissolve_group_finished(d);
 }
 
+/* One call of the group union over the members whose "group" is key[i]
+ * (keys in [0, n_keys)); in_key[i] < 0 leaves member i out. out's
+ * arrays hold n_keys entries. */
+static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, const int64_t *in_key,
+                             int64_t n_keys, vsg_group_union_out *o)
+{
+    vsg_engine *e = d->b.e;
+    size_t cap = d->b.n ? d->b.n : 1, n = 0;
+    const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
+    size_t *size = vsg_malloc(cap * sizeof *size);
+    int64_t *key = vsg_malloc(cap * sizeof *key);
+    unsigned char **own = vsg_calloc(cap, sizeof *own);
+    vsg_status st = VSG_OK;
+    if (!wkb || !size || !key || !own) {
+        st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < d->b.n && st == VSG_OK; i++) {
+        vsg_read_outcome oc = d->b.in[i].outcome;
+        if (in_key[i] < 0 || (oc != VSG_READ_GEOM && oc != VSG_READ_EMPTY))
+            continue;
+        st = member_wkb(d, i, &wkb[n], &size[n], &own[n]);
+        key[n++] = in_key[i];
+    }
+    if (st == VSG_OK && n > 0) {
+        vsg_wkb_array members = {n, wkb, size};
+        st = fast(e, &members, key, n_keys, o);
+    }
+done:
+    for (size_t i = 0; own && i < cap; i++)
+        free(own[i]);
+    free(own);
+    free(wkb);
+    free(size);
+    free(key);
+    return st;
+}
+
+static vsg_status out_alloc(vsg_group_union_out *o, size_t n)
+{
+    o->ok = vsg_calloc(n ? n : 1, 1);
+    o->wkb = vsg_calloc(n ? n : 1, sizeof(unsigned char *));
+    o->size = vsg_calloc(n ? n : 1, sizeof(size_t));
+    return o->ok && o->wkb && o->size ? VSG_OK : VSG_ERR_NOMEM;
+}
+
+static void out_free(vsg_group_union_out *o, size_t n)
+{
+    for (size_t g = 0; o->wkb && g < n; g++)
+        free(o->wkb[g]);
+    free(o->ok);
+    free(o->wkb);
+    free(o->size);
+}
+
+/* The chunks of the groups the first pass did not settle: a group that is
+ * no coverage (a nation whose few overlapping members spoil it) is still
+ * mostly made of chunks that are; their unions become the group's
+ * partials before the GEOS levels, which then union those and run only the
+ * chunks that are not coverages. */
+static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast)
+{
+    size_t n = d->b.n, nc = d->n_chunks, any = 0;
+    int64_t *key = vsg_malloc((n ? n : 1) * sizeof *key);
+    vsg_group_union_out o;
+    memset(&o, 0, sizeof o);
+    o.parts_of_groups = 1;
+    vsg_status st = VSG_OK;
+    if (!key || out_alloc(&o, nc) != VSG_OK) {
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        key[i] = -1;
+    for (size_t c = 0; c < nc; c++) {
+        const group_t *gr = &d->groups[d->chunks[c].group];
+        if (!gr->fast_tried || gr->n_chunks < 2)
+            continue;
+        for (size_t k = 0; k < d->chunks[c].count; k++)
+            key[d->members[d->chunks[c].first + k]] = (int64_t)c;
+        any = 1;
+    }
+    if (!any)
+        goto done;
+    d->chunk_partial = vsg_calloc(nc, sizeof *d->chunk_partial);
+    if (!d->chunk_partial) {
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    if ((st = call_union(d, fast, key, (int64_t)nc, &o)) != VSG_OK)
+        goto done;
+    vsg_worker *w = &d->b.e->workers[0];
+    GEOSWKBReader *r = GEOSWKBReader_create_r(w->ctx);
+    for (size_t c = 0; c < nc && r; c++) {
+        if (!o.ok[c])
+            continue;
+        d->chunk_partial[c] = GEOSWKBReader_read_r(w->ctx, r, o.wkb[c], o.size[c]);
+        if (!d->chunk_partial[c]) {
+            st = vsg_engine_fail(d->b.e, VSG_ERR_GEOS, -1, -1, "chunk #%zu: %s", c,
+                                 vsg_worker_take_message(w));
+            break;
+        }
+    }
+    if (r)
+        GEOSWKBReader_destroy_r(w->ctx, r);
+    else
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+done:
+    out_free(&o, nc);
+    free(key);
+    return st;
+}
+
 vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
 {
     vsg_engine *e = d->b.e;
     if (!fast || d->dim != 2 || d->n_groups == 0)
         return VSG_OK;
-    size_t G = (size_t)d->n_groups, cap = d->b.n ? d->b.n : 1;
+    size_t G = (size_t)d->n_groups;
     unsigned char *offer = offered_groups(d);
-    const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
-    size_t *size = vsg_malloc(cap * sizeof *size);
-    int64_t *group_of = vsg_malloc(cap * sizeof *group_of);
-    unsigned char **own = vsg_calloc(cap, sizeof *own);
-    vsg_group_union_out o = {vsg_calloc(G, 1), vsg_calloc(G, sizeof(unsigned char *)),
-                             vsg_calloc(G, sizeof(size_t))};
+    int64_t *key = vsg_malloc((d->b.n ? d->b.n : 1) * sizeof *key);
+    vsg_group_union_out o;
+    memset(&o, 0, sizeof o);
     vsg_status st = VSG_OK;
-    if (!offer || !wkb || !size || !group_of || !own || !o.ok || !o.wkb || !o.size) {
+    if (!offer || !key || out_alloc(&o, G) != VSG_OK) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    /* the offered groups' members, in input order (empties included: they
-     * contribute nothing, as in GEOS) */
-    size_t n = 0;
-    for (size_t i = 0; i < d->b.n; i++) {
-        vsg_read_outcome oc = d->b.in[i].outcome;
-        if (!offer[d->group_of[i]] || (oc != VSG_READ_GEOM && oc != VSG_READ_EMPTY))
-            continue;
-        if ((st = member_wkb(d, i, &wkb[n], &size[n], &own[n])) != VSG_OK)
-            goto done;
-        group_of[n++] = d->group_of[i];
-    }
-    if (n == 0)
+    /* pass 1: whole groups, their members in input order (empties
+     * included: they contribute nothing, as in GEOS) */
+    for (size_t i = 0; i < d->b.n; i++)
+        key[i] = offer[d->group_of[i]] ? d->group_of[i] : -1;
+    if ((st = call_union(d, fast, key, d->n_groups, &o)) != VSG_OK)
         goto done;
-    vsg_wkb_array members = {n, wkb, size};
-    st = fast(e, &members, group_of, d->n_groups, &o);
-    for (size_t g = 0; g < G && st == VSG_OK; g++)
+    for (size_t g = 0; g < G; g++) {
         if (o.ok[g] && offer[g]) {
             take_group(d, (int64_t)g, o.wkb[g], o.size[g]);
             o.wkb[g] = NULL;
+        } else if (offer[g]) {
+            d->groups[g].fast_tried = 1;
         }
+    }
+    /* pass 2: the chunks of the others */
+    st = chunk_pass(d, fast);
 done:
-    for (size_t g = 0; o.wkb && g < G; g++)
-        free(o.wkb[g]);
-    free(o.ok);
-    free(o.wkb);
-    free(o.size);
-    for (size_t i = 0; own && i < cap; i++)
-        free(own[i]);
-    free(own);
+    out_free(&o, G);
     free(offer);
-    free(wkb);
-    free(size);
-    free(group_of);
+    free(key);
     return st;
 }

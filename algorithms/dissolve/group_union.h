@@ -20,6 +20,8 @@ typedef struct {
     uint8_t *ok;
     unsigned char **wkb;
     size_t *size;
+    int parts_of_groups;   /* the "groups" are pieces (chunks) of the
+                              statement's groups: not counted as groups */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

@@ -18,6 +18,15 @@ static void step_task(void *vd, size_t t, int wid)
     dissolve_t *d = vd;
     step_t *s = &d->steps[t];
     vsg_worker *w = &d->b.e->workers[wid];
+    if (s->preset) {   /* made by the group union: passed on as it is */
+        s->result = s->preset;
+        s->preset = NULL;
+        s->used_coverage = 1;
+        if (s->last)
+            vsg_dissolve_group_finished(d);
+        vsg_dissolve_progress(d, wid);
+        return;
+    }
     if (vsg_failure_skip(&d->b.failure, (int64_t)t) || vsg_dissolve_stopped(d)) {
         for (size_t k = 0; k < s->n_parts; k++)
             GEOSGeom_destroy_r(w->ctx, s->parts[k]);
@@ -80,7 +89,11 @@ vsg_status vsg_dissolve_union_chunks(dissolve_t *d)
         step_t *s = &d->all_steps[c];
         s->group = d->chunks[c].group;
         s->parts = slots + d->chunks[c].first;
-        s->n_parts = d->groups[s->group].done ? 0 : d->chunks[c].count;
+        s->preset = d->chunk_partial ? d->chunk_partial[c] : NULL;
+        if (d->chunk_partial)
+            d->chunk_partial[c] = NULL;   /* the step owns it now */
+        /* a preset chunk's members stay in the batch (freed with it) */
+        s->n_parts = d->groups[s->group].done || s->preset ? 0 : d->chunks[c].count;
         s->last = d->groups[s->group].n_chunks == 1;
         for (size_t k = 0; k < s->n_parts; k++) {
             int64_t i = d->members[d->chunks[c].first + k];
@@ -134,6 +147,7 @@ vsg_status vsg_dissolve_merge_levels(dissolve_t *d)
                 s->parts[1] = gr->partials[k + 1];
                 s->n_parts = 2;
                 s->result = NULL;
+                s->preset = NULL;
                 s->used_coverage = 0;
                 s->last = np == 2;   /* one pair and no odd one left */
                 gr->partials[k] = gr->partials[k + 1] = NULL;

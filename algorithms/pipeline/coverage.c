@@ -134,12 +134,13 @@ static vsg_status union_on(vsg_engine *e, vsg_exec *x, int on_gpu, const vsg_wkb
         st = write_groups(e, &r, n_groups, out);
     if (st != VSG_OK)
         memset(out->ok, 0, (size_t)n_groups);
-    if (st == VSG_OK && on_gpu)
+    if (st == VSG_OK && on_gpu && !out->parts_of_groups)
         count_gpu(e, group_of, members->count, n_groups, out->ok);
     int64_t settled = 0;
     for (int64_t g = 0; g < n_groups; g++)
         settled += out->ok[g];
-    vsg_profile_add(e->profile, "group_union", on_gpu ? "GPU" : "CPU", vsg_now_s() - t0,
+    vsg_profile_add(e->profile, out->parts_of_groups ? "chunk_union" : "group_union",
+                    on_gpu ? "GPU" : "CPU", vsg_now_s() - t0,
                     (int64_t)members->count, settled, 0, 0, 0);
     run_free(&r);
     return st;
