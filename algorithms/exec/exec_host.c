@@ -103,7 +103,7 @@ static vsg_status host_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, in
     return VSG_OK;
 }
 
-/* LSD radix sort, 8 bits a pass over the bits that matter: stable, like the
+/* LSD radix sort, 11 bits a pass over the bits that matter: stable, like the
  * GPU's CUB sort, so both backends give the same order for equal keys. */
 static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                     int key_bits)
@@ -120,20 +120,34 @@ static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, 
     }
     uint64_t *ks = keys, *kd = k2;
     int64_t *vs = vals, *vd = v2;
-    for (int shift = 0; shift < key_bits; shift += 8) {
-        size_t count[257] = {0};
+    /* 11-bit digits: 6 passes for 64-bit keys instead of 8, with a count
+     * table (16 KiB) that stays in L1 */
+    enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
+    size_t *count = vsg_malloc((BUCKETS + 1) * sizeof *count);
+    if (!count) {
+        free(k2);
+        free(v2);
+        return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory sorting %lld items",
+                             (long long)n);
+    }
+    for (int shift = 0; shift < key_bits; shift += DIGIT) {
+        const uint64_t mask = BUCKETS - 1;
+        memset(count, 0, (BUCKETS + 1) * sizeof *count);
         for (int64_t i = 0; i < n; i++)
-            count[((ks[i] >> shift) & 0xff) + 1]++;
-        for (int b = 0; b < 256; b++)
+            count[((ks[i] >> shift) & mask) + 1]++;
+        if (count[((ks[0] >> shift) & mask) + 1] == (size_t)n)
+            continue;   /* one digit for all: the pass would move nothing */
+        for (int b = 0; b < BUCKETS; b++)
             count[b + 1] += count[b];
         for (int64_t i = 0; i < n; i++) {
-            size_t d = count[(ks[i] >> shift) & 0xff]++;
+            size_t d = count[(ks[i] >> shift) & mask]++;
             kd[d] = ks[i];
             vd[d] = vs[i];
         }
         uint64_t *kt = ks; ks = kd; kd = kt;
         int64_t *vt = vs; vs = vd; vd = vt;
     }
+    free(count);
     if (ks != keys) {
         memcpy(keys, ks, (size_t)n * sizeof *keys);
         memcpy(vals, vs, (size_t)n * sizeof *vals);

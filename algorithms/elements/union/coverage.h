@@ -336,7 +336,16 @@ typedef struct {
     double *box;                 /* 4 per segment, for the noding join     */
     uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted   */
     int64_t *sidx, *eidx;        /* the segments behind them               */
+    int64_t *spos, *epos;        /* where each segment's keys sorted to    */
 } vsg_cov_r;
+
+/* spos[sidx[q]] = q, epos[eidx[q]] = q: a segment finds its own node's run
+ * in the sorted keys without a search. */
+VSG_HD void vsg_cov_r_pos(const vsg_cov_r *R, int64_t q)
+{
+    R->spos[R->sidx[q]] = q;
+    R->epos[R->eidx[q]] = q;
+}
 
 VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
                            const int64_t *coord_ring, const int64_t *ring_geom,
@@ -409,16 +418,27 @@ VSG_HD int vsg_cov_cw_before(double vx, double vy, double dx, double dy, double 
 
 /* The segments of R with a start (starts = 1) or end at node (g, x, y):
  * up to VSG_COV_MAX_DEGREE of them in out[]; -1 when there are more, or a
- * key collides with another node. */
+ * key collides with another node. hint: a position in the sorted keys
+ * that may hold the node's key (its run is found from there, in at most
+ * VSG_COV_MAX_DEGREE steps back), or -1: a binary search. */
 VSG_HD int vsg_cov_at_node(const vsg_cov_r *R, int starts, int64_t g, double x, double y,
-                           int64_t *out)
+                           int64_t hint, int64_t *out)
 {
     const uint64_t *key = starts ? R->skey : R->ekey;
     const int64_t *idx = starts ? R->sidx : R->eidx;
     const double *px = starts ? R->ax : R->bx, *py = starts ? R->ay : R->by;
     uint64_t h = vsg_cov_node_key(g, x, y);
+    int64_t q;
+    if (hint >= 0 && hint < R->n && key[hint] == h) {
+        q = hint;
+        for (int back = 0; q > 0 && key[q - 1] == h; q--)
+            if (++back > VSG_COV_MAX_DEGREE)
+                return -1;
+    } else {
+        q = vsg_cov_lower_bound(key, R->n, h);
+    }
     int n = 0;
-    for (int64_t q = vsg_cov_lower_bound(key, R->n, h); q < R->n && key[q] == h; q++) {
+    for (; q < R->n && key[q] == h; q++) {
         int64_t s = idx[q];
         if (n == VSG_COV_MAX_DEGREE || R->group[s] != g || !vsg_cov_same(px[s], py[s], x, y))
             return -1;
@@ -437,8 +457,9 @@ VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int64_t *next, int32_
 {
     int64_t g = R->group[j], outs[VSG_COV_MAX_DEGREE], ins[VSG_COV_MAX_DEGREE];
     double vx = R->bx[j], vy = R->by[j], dx = R->ax[j], dy = R->ay[j];
-    int no = vsg_cov_at_node(R, 1, g, vx, vy, outs);
-    int ni = vsg_cov_at_node(R, 0, g, vx, vy, ins);
+    /* hints: the next segment of R usually continues j's input ring */
+    int no = vsg_cov_at_node(R, 1, g, vx, vy, j + 1 < R->n ? R->spos[j + 1] : -1, outs);
+    int ni = vsg_cov_at_node(R, 0, g, vx, vy, R->epos[j], ins);
     next[j] = -1;
     deg_end[j] = no;
     if (no <= 0 || ni != no) {

@@ -69,6 +69,7 @@ enum {
     VSG_COV_SEG_KEY,      /* n_coords  */
     VSG_COV_CANCEL,       /* n_coords (sorted positions) */
     VSG_COV_R_FILL,       /* n_coords  */
+    VSG_COV_R_POS,        /* R.n       */
     VSG_COV_LINK,         /* R.n ...   */
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
@@ -111,7 +112,7 @@ VSG_HD void vsg_cov_self_touch(const vsg_cov_r *R, int64_t j, const int32_t *deg
     if (deg_end[j] < 2)
         return;
     int64_t ins[VSG_COV_MAX_DEGREE];
-    int n = vsg_cov_at_node(R, 0, R->group[j], R->bx[j], R->by[j], ins);
+    int n = vsg_cov_at_node(R, 0, R->group[j], R->bx[j], R->by[j], R->epos[j], ins);
     for (int q = 0; q < n; q++)
         if (ins[q] != j && lab[ins[q]] == lab[j])
             VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
@@ -167,6 +168,9 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_R_FILL:
         vsg_cov_r_fill(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->keep,
                        c->keep_off, i, R);
+        return 1;
+    case VSG_COV_R_POS:
+        vsg_cov_r_pos(R, i);
         return 1;
     case VSG_COV_LINK:
         return vsg_cov_link(R, i, c->next, c->deg_end, c->bad);

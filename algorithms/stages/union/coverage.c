@@ -153,9 +153,12 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
     TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
     TRY(get(x, s, (size_t)n * I64, &R->sidx));
     TRY(get(x, s, (size_t)n * I64, &R->eidx));
+    TRY(get(x, s, (size_t)n * I64, &R->spos));
+    TRY(get(x, s, (size_t)n * I64, &R->epos));
     TRY(step(x, c, VSG_COV_R_FILL, nc));
     TRY(vsg_exec_sort_u64_i64(x, R->skey, R->sidx, n, 64));
     TRY(vsg_exec_sort_u64_i64(x, R->ekey, R->eidx, n, 64));
+    TRY(step(x, c, VSG_COV_R_POS, n));
 done:
     vsg_exec_stage_end(x, nc, n);
     return st;
