@@ -57,6 +57,10 @@ const char *vsg_exec_device_label(const vsg_exec *x);
 const char *vsg_exec_last_error(const vsg_exec *x);
 void vsg_exec_get_stats(const vsg_exec *x, vsg_gpu_stats *s);
 
+/* A launcher's status (cuda/launch_*.h) on backend x: when it failed, the
+ * CUDA runtime's message becomes x's last error. Returns st. */
+vsg_status vsg_exec_gpu_result(vsg_exec *x, vsg_status st);
+
 /* ---- memory (backend memory: device memory for the GPU) --------------- */
 vsg_status vsg_exec_alloc(vsg_exec *x, size_t bytes, void **out);   /* 0 bytes: *out NULL, OK */
 void vsg_exec_free(vsg_exec *x, void *p);                           /* NULL: no-op */

@@ -29,6 +29,11 @@ static vsg_status gpu_status(vsg_exec *x, vsg_status st)
     return st;
 }
 
+vsg_status vsg_exec_gpu_result(vsg_exec *x, vsg_status st)
+{
+    return x && x->gpu ? gpu_status(x, st) : st;
+}
+
 vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len)
 {
     char msg[512] = "";
@@ -186,6 +191,12 @@ const vsg_exec_methods vsg_exec_gpu_methods = {
 };
 
 #else /* !VSGPU_HAVE_CUDA */
+
+vsg_status vsg_exec_gpu_result(vsg_exec *x, vsg_status st)
+{
+    (void)x;
+    return st;
+}
 
 vsg_status vsg_exec_gpu_open(vsg_exec *x, const vsg_gpu_settings *cfg, char *why, size_t why_len)
 {

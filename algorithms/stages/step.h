@@ -11,8 +11,10 @@
 
 static inline int vsg_step_on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == VSG_EXEC_GPU; }
 
+/* (every caller names its backend x: the launcher's failure message is
+ * copied into it, so vsg_exec_last_error says which CUDA call failed) */
 #ifdef VSGPU_HAVE_CUDA
-#define GPU_OR(call) return (call)
+#define GPU_OR(call) return vsg_exec_gpu_result(x, (call))
 #else
 #define GPU_OR(call) return VSG_ERR_NO_GPU
 #endif

@@ -475,7 +475,10 @@ static void device_matches_host(void)
     REQUIRE(vsg_exec_alloc(gx, 32, (void **)&dwhy) == VSG_OK);
     REQUIRE(vsg_exec_upload(gx, dgroup, m.group, m.n * 8) == VSG_OK);
     vsg_col_view dv = vsg_columnar_view(&dcol);
-    REQUIRE(vsg_stage_coverage_union(gx, &dv, dgroup, groups, &dout, dok, dwhy) == VSG_OK);
+    vsg_status gst = vsg_stage_coverage_union(gx, &dv, dgroup, groups, &dout, dok, dwhy);
+    if (gst != VSG_OK)
+        fprintf(stderr, "  device: %s\n", vsg_exec_last_error(gx));
+    REQUIRE(gst == VSG_OK);
     REQUIRE(vsg_columnar_download(gx, &dout, &gout) == VSG_OK);
     REQUIRE(vsg_exec_download(gx, gok, dok, (size_t)groups) == VSG_OK);
     REQUIRE(vsg_exec_download(gx, gwhy, dwhy, (size_t)groups * 4) == VSG_OK);
