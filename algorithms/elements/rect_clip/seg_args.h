@@ -1,0 +1,61 @@
+/*
+ * seg_args.h - the scratch of the segment-parallel rectangle clip
+ * (elements/rect_clip/seg.h), one field of rc_args. Every array is
+ * backend memory, sized by the orchestrator (stages/rect_clip/rect_clip.c)
+ * from the counts of the input and the scan totals it reads back.
+ *
+ *   NG geometries, NP parts, NR rings, NC coordinates (of the input),
+ *   NCH chains (scan total), NS = NP + NCH output slots
+ */
+#ifndef VSG_ELEMENTS_RECT_CLIP_SEG_ARGS_H
+#define VSG_ELEMENTS_RECT_CLIP_SEG_ARGS_H
+
+#include "elements/rect_clip/poly.h"
+
+typedef struct {
+    /* per geometry (NG) */
+    uint32_t *gflag;               /* RCG_FAST, RCG_SLOW                     */
+    /* per part (NP) */
+    uint32_t *pflag;               /* RCP_* (zeroed)                         */
+    int32_t *pd;                   /* what the part gives (RC_PART_*, or
+                                      RC_RING_CHAINED when it has chains)   */
+    /* per ring (NR) */
+    int64_t *ring_part, *ring_geom;
+    uint8_t *ract;                 /* a ring of a segment-parallel row        */
+    uint8_t *rrev;                 /* walked against its storage order       */
+    int32_t *rcls;                 /* RC_RING_* class                        */
+    uint32_t *rflag;               /* RCR_* (zeroed)                         */
+    uint64_t *rmin;                /* 3 per ring: lowest x, y, index images  */
+    int64_t *hf, *hk;              /* interior hole: 1, its coordinates      */
+    int64_t *s_hf, *s_hk;          /* their scans (NR + 1)                   */
+    int64_t *ring_ostart;          /* output start of a ring copied whole    */
+    /* per coordinate (NC) */
+    int64_t *coord_ring;
+    uint8_t *cw;                   /* RC_IN / RC_ON / RC_OUT                 */
+    int64_t *fs, *fe, *fk;         /* chain start / end at this segment,
+                                      vertex kept in the output              */
+    int64_t *s_fs, *s_fe, *s_fk;   /* their scans (NC + 1)                   */
+    /* per chain (NCH) */
+    int64_t n_chains;
+    int64_t *ch_s;                 /* start segment (a coordinate index)     */
+    int64_t *end_seg;              /* the segment of end-flag number i       */
+    int64_t *succ;                 /* next chain along the output ring       */
+    int64_t *kin;                  /* kept vertices strictly inside          */
+    int32_t *ncorn;                /* corners walked after the exit          */
+    uint8_t *ek;                   /* the entry point is emitted             */
+    int64_t *hs, *s_hs;            /* cycle head (label == itself), scan     */
+    int64_t *lab, *sfx;            /* after the rounds: cycle label, sum of
+                                      weights from the chain to the ring end */
+    int64_t *pj_a[2], *pj_b[2];    /* labels: minimum, jump (double buffers) */
+    int64_t *pj_c[2], *pj_d[2];    /* list ranking: sum, next                */
+    int pj_src;                    /* which buffer the round reads           */
+    /* per chain end (2 NCH) */
+    rc_end *cend;                  /* 2c: entry of chain c, 2c + 1: exit     */
+    uint64_t *skey;
+    int64_t *sval;                 /* sorted order of the ends               */
+    /* per output slot (NS) */
+    int64_t *sc_p, *sc_r, *sc_k;   /* parts, rings, coordinates of a slot    */
+    int64_t *ss_p, *ss_r, *ss_k;   /* their scans (NS + 1)                   */
+} rc_seg_args;
+
+#endif
