@@ -53,6 +53,8 @@
 #endif
 
 enum { RCG_FAST = 1, RCG_SLOW = 2 };
+/* ract: what a ring of a FAST row is */
+enum { RCA_NONE = 0, RCA_POLY = 1, RCA_LINE = 2, RCA_POINT = 3 };
 enum { RCR_NOTIN = 1, RCR_PIP = 2, RCR_ON = 4 };
 enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8 };
 
@@ -117,9 +119,11 @@ VSG_HD void rcs_slot_out(const rc_args *a, int64_t g, int64_t slot, int64_t *op,
     *ok = a->coord_off[g] + a->s.ss_k[slot] - a->s.ss_k[sb];
 }
 
+/* The part an end is linked within (its key for the sort); the ends of
+ * line pieces (rev < 0) are not linked: they sort after every part. */
 VSG_HD int64_t rcs_end_part(const rc_args *a, int64_t e)
 {
-    return a->s.ring_part[a->s.cend[e].ring];
+    return a->s.cend[e].rev < 0 ? a->in.n_parts : a->s.ring_part[a->s.cend[e].ring];
 }
 
 VSG_HD int64_t rcs_end_geom(const rc_args *a, int64_t e)
@@ -131,6 +135,8 @@ VSG_HD int64_t rcs_end_geom(const rc_args *a, int64_t e)
 VSG_HD int rcs_same(const rc_args *a, int64_t i, int64_t j)
 {
     int64_t ei = a->s.sval[i], ej = a->s.sval[j];
+    if (a->s.cend[ei].rev < 0 || a->s.cend[ej].rev < 0)
+        return 0;
     return rcs_end_part(a, ei) == rcs_end_part(a, ej) &&
            rc_same_pos(&a->s.cend[ei], &a->s.cend[ej]);
 }
@@ -182,7 +188,7 @@ VSG_HD int64_t rcs_geom(const rc_args *a, int64_t g)
     a->kind[g] = (uint8_t)k;
     a->row_cpu[g] = k == RC_K_CPU;
     a->ep_count[g] = 0;
-    a->s.gflag[g] = (k == RC_K_CLIP && vsg_gt_dimension(a->in.type[g]) == 2) ? RCG_FAST : 0;
+    a->s.gflag[g] = k == RC_K_CLIP ? RCG_FAST : 0;   /* points, lines, polygons */
     return 1;
 }
 
@@ -198,14 +204,19 @@ VSG_HD int64_t rcs_ring_step(const rc_args *a, int64_t r)
     a->s.rmin[3 * r] = a->s.rmin[3 * r + 1] = vsg_ord_of(INFINITY);
     a->s.rmin[3 * r + 2] = ~(uint64_t)0;
     a->s.rflag[r] = 0;
-    int act = 0;
+    int act = RCA_NONE;
     if (g >= 0 && (a->s.gflag[g] & RCG_FAST)) {
         int64_t c0, n;
         rcs_ring(a, r, &c0, &n);
-        if (n >= 3 && v->x[c0] == v->x[c0 + n] && v->y[c0] == v->y[c0 + n])
-            act = 1;
+        int dim = vsg_gt_dimension(v->type[g]);
+        if (dim == 0)
+            act = RCA_POINT;
+        else if (dim == 1 && n >= 1)
+            act = RCA_LINE;
+        else if (dim == 2 && n >= 3 && v->x[c0] == v->x[c0 + n] && v->y[c0] == v->y[c0 + n])
+            act = RCA_POLY;
         else
-            rcs_slow(a, g);
+            rcs_slow(a, g);   /* the per-geometry path hands it to the CPU engine */
     }
     a->s.ract[r] = (uint8_t)act;
     return 1;
@@ -219,10 +230,12 @@ VSG_HD int64_t rcs_coord(const rc_args *a, int64_t k)
         r = -1;
     a->s.coord_ring[k] = r;
     int w = RC_OUT;
-    if (r >= 0 && a->s.ract[r]) {
+    if (r >= 0 && a->s.ract[r] != RCA_NONE) {
         int64_t c0, n;
         rcs_ring(a, r, &c0, &n);
-        if (k < c0 + n) {
+        if (a->s.ract[r] != RCA_POLY) {
+            w = rc_where(a->rect, v->x[k], v->y[k]);   /* every vertex of a path */
+        } else if (k < c0 + n) {
             w = rc_where(a->rect, v->x[k], v->y[k]);
             VSG_ORD_MIN(a->s.rmin + 3 * r, vsg_ord_of(v->x[k]));
             if (w != RC_IN)
@@ -239,7 +252,33 @@ VSG_HD int64_t rcs_seg(const rc_args *a, int64_t k)
     const double *R = a->rect;
     int64_t fs = 0, fe = 0, fk = 0;
     int64_t r = a->s.coord_ring[k];
-    if (r >= 0 && a->s.ract[r]) {
+    int act = r >= 0 ? a->s.ract[r] : RCA_NONE;
+    if (act == RCA_POINT) {
+        fk = a->s.cw[k] == RC_IN;   /* a point kept */
+    } else if (act == RCA_LINE) {
+        /* a path of n + 1 vertices: n segments; a piece starts at the
+         * first segment or after a vertex not strictly inside, ends at the
+         * last or before one; its inner vertices are kept once */
+        int64_t c0, n;
+        rcs_ring(a, r, &c0, &n);
+        int64_t i = k - c0;
+        int wa = a->s.cw[k];
+        if (i < n) {
+            double ax = v->x[k], ay = v->y[k], bx = v->x[k + 1], by = v->y[k + 1];
+            int wb = a->s.cw[k + 1];
+            int in = rc_seg_inside(R, ax, ay, bx, by);
+            if (in && wa != RC_IN && wb != RC_IN) {
+                double ex, ey, xx, xy;
+                rc_cross_point(R, ax, ay, bx, by, 0, &ex, &ey);
+                rc_cross_point(R, ax, ay, bx, by, 1, &xx, &xy);
+                if (rc_same_side(R, ex, ey, xx, xy))
+                    in = 0;
+            }
+            fs = in && (i == 0 || wa != RC_IN);
+            fe = in && (i == n - 1 || wb != RC_IN);
+        }
+        fk = i >= 1 && i < n && wa == RC_IN && (v->x[k] != v->x[k - 1] || v->y[k] != v->y[k - 1]);
+    } else if (act == RCA_POLY) {
         int64_t c0, n;
         rcs_ring(a, r, &c0, &n);
         int64_t i = k - c0;
@@ -289,7 +328,8 @@ VSG_HD int64_t rcs_scatter(const rc_args *a, int64_t k)
         a->s.end_seg[a->s.s_fe[k]] = k;
     int64_t c0, n;
     rcs_ring(a, r, &c0, &n);
-    if (k < c0 + n && a->in.x[k] == vsg_double_of_ord(a->s.rmin[3 * r]) &&
+    if (a->s.ract[r] == RCA_POLY && k < c0 + n &&
+        a->in.x[k] == vsg_double_of_ord(a->s.rmin[3 * r]) &&
         a->in.y[k] == vsg_double_of_ord(a->s.rmin[3 * r + 1]))
         VSG_ORD_MIN(a->s.rmin + 3 * r + 2, (uint64_t)k);
     return 1;
@@ -301,7 +341,7 @@ VSG_HD int64_t rcs_ring2(const rc_args *a, int64_t r)
     a->s.hf[r] = a->s.hk[r] = 0;
     a->s.rrev[r] = 0;
     a->s.rcls[r] = RC_RING_OUTSIDE;
-    if (!a->s.ract[r])
+    if (a->s.ract[r] != RCA_POLY)
         return 1;
     int64_t c0, n;
     rcs_ring(a, r, &c0, &n);
@@ -357,6 +397,37 @@ VSG_HD int64_t rcs_chain(const rc_args *a, int64_t c)
     int64_t c0, n;
     rcs_ring(a, r, &c0, &n);
     int64_t b0 = a->s.s_fs[c0], nc = a->s.s_fs[c0 + n] - b0;
+    a->s.succ[c] = c;
+    a->s.ek[c] = 0;
+    a->s.ncorn[c] = 0;
+    a->s.skey[2 * c] = a->s.skey[2 * c + 1] = ~(uint64_t)0;
+    a->s.sval[2 * c] = 2 * c;
+    a->s.sval[2 * c + 1] = 2 * c + 1;
+    if (a->s.ract[r] == RCA_LINE) {
+        /* a piece of a path: entry, inner vertices, exit; its own output
+         * part, never linked (rev = -1 marks it) */
+        int64_t t = a->s.end_seg[a->s.s_fe[c0] + (c - b0)];
+        rc_end A, B;
+        A.key = B.key = A.ux = A.uy = A.vx = A.vy = B.ux = B.uy = B.vx = B.vy = 0.0;
+        A.side = B.side = 0;
+        A.px = x[s]; A.py = y[s];
+        if (a->s.cw[s] != RC_IN)
+            rc_cross_point(R, x[s], y[s], x[s + 1], y[s + 1], 0, &A.px, &A.py);
+        B.px = x[t + 1]; B.py = y[t + 1];
+        if (a->s.cw[t + 1] != RC_IN)
+            rc_cross_point(R, x[t], y[t], x[t + 1], y[t + 1], 1, &B.px, &B.py);
+        A.ring = B.ring = r;
+        A.seg = s;
+        B.seg = t;
+        A.rev = B.rev = -1;
+        a->s.cend[2 * c] = A;
+        a->s.cend[2 * c + 1] = B;
+        int64_t kin = a->s.s_fk[t + 1] - a->s.s_fk[s + 1];
+        double lx = t > s ? x[t] : A.px, ly = t > s ? y[t] : A.py;
+        a->s.kin[c] = kin;
+        a->s.ncorn[c] = !(B.px == lx && B.py == ly);   /* lines: the exit is kept */
+        return 1;
+    }
     int64_t shift = a->s.cw[c0] == RC_IN;   /* a chain wraps the ring start */
     int64_t t = a->s.end_seg[a->s.s_fe[c0] + (c - b0 + shift) % nc];
     int rev = a->s.rrev[r];
@@ -384,13 +455,8 @@ VSG_HD int64_t rcs_chain(const rc_args *a, int64_t c)
     if (kin == 0 && A.px == B.px && A.py == B.py)
         rcs_slow(a, a->s.ring_geom[r]);
     a->s.kin[c] = kin;
-    a->s.succ[c] = c;
-    a->s.ek[c] = 0;
-    a->s.ncorn[c] = 0;
     a->s.skey[2 * c] = vsg_ord_of(a->s.cend[2 * c].key);
     a->s.skey[2 * c + 1] = vsg_ord_of(a->s.cend[2 * c + 1].key);
-    a->s.sval[2 * c] = 2 * c;
-    a->s.sval[2 * c + 1] = 2 * c + 1;
     return 1;
 }
 
@@ -438,7 +504,7 @@ VSG_HD int64_t rcs_link(const rc_args *a, int64_t q)
 {
     int64_t M = 2 * a->s.n_chains;
     int64_t e = a->s.sval[q];
-    if (!(e & 1))
+    if (!(e & 1) || a->s.cend[e].rev < 0)
         return 1;
     int64_t p = rcs_end_part(a, e);
     int64_t qn = q + 1 < M && rcs_end_part(a, a->s.sval[q + 1]) == p ? q + 1
@@ -490,7 +556,10 @@ VSG_HD int64_t rcs_weight(const rc_args *a, int64_t c)
     if (a->s.cend[2 * L].ring != a->s.cend[2 * c].ring)
         rcs_slow(a, rcs_end_geom(a, 2 * c));
     a->s.hs[c] = L == c;
-    a->s.pj_c[0][c] = a->s.ek[c] + a->s.kin[c] + 1 + a->s.ncorn[c];
+    /* points the chain emits: (entry) inner vertices, exit, corners; a
+     * line piece: entry, inner vertices, (exit) */
+    a->s.pj_c[0][c] = a->s.cend[2 * c].rev < 0 ? 1 + a->s.kin[c] + a->s.ncorn[c]
+                                               : a->s.ek[c] + a->s.kin[c] + 1 + a->s.ncorn[c];
     a->s.pj_d[0][c] = a->s.succ[c] == L ? -1 : a->s.succ[c];
     return 1;
 }
@@ -545,10 +614,10 @@ VSG_HD int64_t rcs_part(const rc_args *a, int64_t p)
     a->s.pd[p] = RC_PART_NONE;
     a->s.sc_p[slot] = a->s.sc_r[slot] = a->s.sc_k[slot] = 0;
     int64_t g = rcs_part_geom(a, p);
-    if (g < 0 || !(a->s.gflag[g] & RCG_FAST))
+    if (g < 0 || !(a->s.gflag[g] & RCG_FAST) || vsg_gt_dimension(v->type[g]) != 2)
         return 1;
     int64_t r0 = v->part_ring[p], r1 = v->part_ring[p + 1];
-    if (r0 == r1 || !a->s.ract[r0])
+    if (r0 == r1 || a->s.ract[r0] != RCA_POLY)
         return 1;
     int64_t nh = a->s.s_hf[r1] - a->s.s_hf[r0], hk = a->s.s_hk[r1] - a->s.s_hk[r0];
     if (ce > cb) {
@@ -589,6 +658,13 @@ VSG_HD int64_t rcs_cslot(const rc_args *a, int64_t c)
     if (!a->s.hs[c])
         return 1;
     int64_t total = a->s.sfx[c];
+    if (a->s.cend[2 * c].rev < 0) {
+        if (total >= 2) {   /* a piece that collapsed to a point is dropped */
+            a->s.sc_p[slot] = a->s.sc_r[slot] = 1;
+            a->s.sc_k[slot] = total;
+        }
+        return 1;
+    }
     if (total < 3)
         rcs_slow(a, a->s.ring_geom[r]);
     int64_t r0 = a->in.part_ring[p], r1 = a->in.part_ring[p + 1];
@@ -623,6 +699,13 @@ VSG_HD int64_t rcs_gcount(const rc_args *a, int64_t g)
                                        : v->ring_coord[v->part_ring[v->geom_part[g + 1]]] -
                                              v->ring_coord[v->part_ring[v->geom_part[g]]];
     }
+    const vsg_col_view *v = &a->in;
+    if (vsg_gt_dimension(v->type[g]) == 0) {
+        int64_t k0 = v->ring_coord[v->part_ring[v->geom_part[g]]];
+        int64_t k1 = v->ring_coord[v->part_ring[v->geom_part[g + 1]]];
+        a->cnt_parts[g] = a->cnt_rings[g] = a->cnt_coords[g] = a->s.s_fk[k1] - a->s.s_fk[k0];
+        return 1;
+    }
     int64_t sb = rcs_gslot(a, g), se = rcs_gslot(a, g + 1);
     a->cnt_parts[g] = a->s.ss_p[se] - a->s.ss_p[sb];
     a->cnt_rings[g] = a->s.ss_r[se] - a->s.ss_r[sb];
@@ -640,7 +723,7 @@ VSG_HD int64_t rcs_gfill(const rc_args *a, int64_t g)
                                              v->ring_coord[v->part_ring[v->geom_part[g]]];
     }
     int64_t np = a->part_off[g + 1] - a->part_off[g];
-    a->o_type[g] = np > 0 ? rc_type_of(2, np) : a->in.type[g];
+    a->o_type[g] = np > 0 ? rc_type_of(vsg_gt_dimension(a->in.type[g]), np) : a->in.type[g];
     a->o_flags[g] = np > 0 ? 0 : VSG_GF_EMPTY;
     return 1;
 }
@@ -696,7 +779,7 @@ VSG_HD int64_t rcs_rfill(const rc_args *a, int64_t r)
             a->coord_off[g] + (v->ring_coord[r + 1] - ic0);
         return 1;
     }
-    if (!rcs_ok(a, g) || !a->s.ract[r])
+    if (!rcs_ok(a, g) || a->s.ract[r] != RCA_POLY)
         return 1;
     int64_t p = a->s.ring_part[r], r0 = v->part_ring[p];
     int32_t d = a->s.pd[p];
@@ -743,6 +826,16 @@ VSG_HD int64_t rcs_cfill(const rc_args *a, int64_t c)
     int64_t op, orr, ok;
     rcs_slot_out(a, g, slot, &op, &orr, &ok);
     int64_t total = a->s.sfx[L], base = ok + (total - a->s.sfx[c]);
+    if (E->rev < 0) {   /* a line piece: its own part and ring */
+        if (total < 2)
+            return 1;
+        rcs_put(a, ok, E->px, E->py);
+        if (a->s.ncorn[c])
+            rcs_put(a, ok + 1 + a->s.kin[c], X->px, X->py);
+        a->o_part_ring[op + 1] = orr + 1;
+        a->o_ring_coord[orr + 1] = ok + total;
+        return 1;
+    }
     int ek = a->s.ek[c];
     if (ek)
         rcs_put(a, base, E->px, E->py);
@@ -778,10 +871,25 @@ VSG_HD int64_t rcs_kfill(const rc_args *a, int64_t k)
         rcs_put(a, a->coord_off[g] + (k - ic0), v->x[k], v->y[k]);
         return 1;
     }
-    if (!rcs_ok(a, g) || !a->s.ract[r] || !a->s.fk[k])
+    if (!rcs_ok(a, g) || a->s.ract[r] == RCA_NONE || !a->s.fk[k])
         return 1;
     int64_t c0, n;
     rcs_ring(a, r, &c0, &n);
+    if (a->s.ract[r] == RCA_POINT) {
+        int64_t j = a->s.s_fk[k] - a->s.s_fk[v->ring_coord[v->part_ring[v->geom_part[g]]]];
+        int64_t o = a->coord_off[g] + j;
+        rcs_put(a, o, v->x[k], v->y[k]);
+        a->o_part_ring[a->part_off[g] + j + 1] = a->ring_off[g] + j + 1;
+        a->o_ring_coord[a->ring_off[g] + j + 1] = o + 1;
+        return 1;
+    }
+    if (a->s.ract[r] == RCA_LINE) {
+        int64_t c = a->s.s_fs[k] - 1;   /* the last piece started before k */
+        int64_t op, orr, ok;
+        rcs_slot_out(a, g, a->s.ring_part[r] + c + 1, &op, &orr, &ok);
+        rcs_put(a, ok + 1 + (a->s.s_fk[k] - a->s.s_fk[a->s.ch_s[c] + 1]), v->x[k], v->y[k]);
+        return 1;
+    }
     int64_t i = k - c0;
     const int64_t *P = a->s.s_fk + c0;
     int64_t K = P[n] - P[0];

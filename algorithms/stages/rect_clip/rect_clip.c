@@ -195,7 +195,7 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
          * by part and side */
         RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, 64));
         RC_TRY(rc_step(x, a, RCS_KEY2, 2 * nch));
-        RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, rc_bits(NP) + 2));
+        RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, rc_bits(NP + 1) + 2));
         RC_TRY(rc_step(x, a, RCS_GROUP, 2 * nch));
         RC_TRY(rc_step(x, a, RCS_LINK, 2 * nch));
         /* cycle labels: the lowest chain, by pointer jumping */
