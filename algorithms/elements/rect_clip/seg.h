@@ -56,7 +56,11 @@ enum { RCG_FAST = 1, RCG_SLOW = 2 };
 /* ract: what a ring of a FAST row is */
 enum { RCA_NONE = 0, RCA_POLY = 1, RCA_LINE = 2, RCA_POINT = 3 };
 enum { RCR_NOTIN = 1, RCR_PIP = 2, RCR_ON = 4 };
-enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8 };
+enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8, RCP_MIXED = 16 };
+
+/* coordinates per chunk of the touch check (16 x 16 vertex-segment tests
+ * per pair of chunks) */
+#define RC_TOUCH_CHUNK 16
 
 /* ends at one boundary point ordered in one item: at most this many */
 #define RC_GROUP_MAX 16
@@ -407,6 +411,7 @@ VSG_HD int64_t rcs_chain(const rc_args *a, int64_t c)
         /* a piece of a path: entry, inner vertices, exit; its own output
          * part, never linked (rev = -1 marks it) */
         int64_t t = a->s.end_seg[a->s.s_fe[c0] + (c - b0)];
+        a->s.ch_t[c] = t;
         rc_end A, B;
         A.key = B.key = A.ux = A.uy = A.vx = A.vy = B.ux = B.uy = B.vx = B.vy = 0.0;
         A.side = B.side = 0;
@@ -431,6 +436,7 @@ VSG_HD int64_t rcs_chain(const rc_args *a, int64_t c)
     int64_t shift = a->s.cw[c0] == RC_IN;   /* a chain wraps the ring start */
     int64_t t = a->s.end_seg[a->s.s_fe[c0] + (c - b0 + shift) % nc];
     int rev = a->s.rrev[r];
+    a->s.ch_t[c] = t;
     rc_end A, B;
     rc_cross_point(R, x[s], y[s], x[s + 1], y[s + 1], 0, &A.px, &A.py);
     A.ux = x[s]; A.uy = y[s]; A.vx = x[s + 1]; A.vy = y[s + 1];
@@ -553,8 +559,14 @@ VSG_HD int64_t rcs_lab_round(const rc_args *a, int64_t c)
 VSG_HD int64_t rcs_weight(const rc_args *a, int64_t c)
 {
     int64_t L = a->s.lab[c];
-    if (a->s.cend[2 * L].ring != a->s.cend[2 * c].ring)
-        rcs_slow(a, rcs_end_geom(a, 2 * c));
+    if (a->s.cend[2 * L].ring != a->s.cend[2 * c].ring) {
+        /* a ring of the output joining chains of several input rings: where
+         * they touch inside the rectangle it would touch itself (the touch
+         * steps check) */
+        a->s.cmix[L] = 1;
+        a->s.any_mixed[0] = 1;
+        RC_OR_U32(a->s.pflag + rcs_end_part(a, 2 * c), RCP_MIXED);
+    }
     a->s.hs[c] = L == c;
     /* points the chain emits: (entry) inner vertices, exit, corners; a
      * line piece: entry, inner vertices, (exit) */
@@ -674,6 +686,125 @@ VSG_HD int64_t rcs_cslot(const rc_args *a, int64_t c)
     a->s.sc_r[slot] = 1 + (one ? a->s.s_hf[r1] - a->s.s_hf[r0] : 0);
     a->s.sc_k[slot] = total + 1 + (one ? a->s.s_hk[r1] - a->s.s_hk[r0] : 0);
     return 1;
+}
+
+/* ---- the touch check (parts with a mixed output ring) ------------------------------ */
+
+/* The chain holding vertex k (strictly inside, ring r of first coordinate
+ * c0 and n segments, with chains): the last chain started before it. */
+VSG_HD int64_t rcs_vertex_chain(const rc_args *a, int64_t k, int64_t c0, int64_t n)
+{
+    int64_t b0 = a->s.s_fs[c0], nc = a->s.s_fs[c0 + n] - b0, cnt = a->s.s_fs[k] - b0;
+    return cnt == 0 ? b0 + nc - 1 : b0 + cnt - 1;
+}
+
+/* The chain segment k (ring of first coordinate c0, n segments) belongs
+ * to, or -1. */
+VSG_HD int64_t rcs_seg_chain(const rc_args *a, int64_t k, int64_t c0, int64_t n)
+{
+    int64_t b0 = a->s.s_fs[c0], nc = a->s.s_fs[c0 + n] - b0, cnt = a->s.s_fs[k + 1] - b0;
+    if (nc == 0)
+        return -1;
+    int64_t c = cnt == 0 ? b0 + nc - 1 : b0 + cnt - 1;
+    int64_t sc = a->s.ch_s[c], tc = a->s.ch_t[c];
+    return ((k - sc) % n + n) % n <= ((tc - sc) % n + n) % n ? c : -1;
+}
+
+/* Coordinate k as a point the touch check tests (1) and as the start of a
+ * segment it tests against (2): a vertex strictly inside on a chain or on
+ * an interior hole, a segment of a chain, of a part with a mixed ring. */
+VSG_HD int rcs_touch_role(const rc_args *a, int64_t k, int64_t *seg_chain)
+{
+    int64_t r = a->s.coord_ring[k];
+    *seg_chain = -1;
+    if (r < 0 || a->s.ract[r] != RCA_POLY)
+        return 0;
+    int64_t c0, n;
+    rcs_ring(a, r, &c0, &n);
+    if (k >= c0 + n || !(a->s.pflag[a->s.ring_part[r]] & RCP_MIXED) ||
+        !rcs_ok(a, a->s.ring_geom[r]))
+        return 0;
+    int role = 0, cls = a->s.rcls[r];
+    if (a->s.cw[k] == RC_IN && (cls == RC_RING_CHAINED || cls == RC_RING_INTERIOR))
+        role |= 1;
+    if (cls == RC_RING_CHAINED) {
+        *seg_chain = rcs_seg_chain(a, k, c0, n);
+        if (*seg_chain >= 0)
+            role |= 2;
+    }
+    return role;
+}
+
+/* Chunk j's box: its points and segments that the check tests. */
+VSG_HD int64_t rcs_tbox(const rc_args *a, int64_t j)
+{
+    const vsg_col_view *v = &a->in;
+    double *b = a->s.tbox + 4 * j;
+    vsg_box_set_inverted(b);
+    int64_t k0 = j * RC_TOUCH_CHUNK, k1 = k0 + RC_TOUCH_CHUNK;
+    if (k1 > v->n_coords)
+        k1 = v->n_coords;
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t sc;
+        int role = rcs_touch_role(a, k, &sc);
+        for (int e = 0; e < 2; e++) {
+            if (e == 0 ? !role : !(role & 2))
+                continue;
+            double x = v->x[k + e], y = v->y[k + e];
+            b[0] = fmin(b[0], x);
+            b[1] = fmin(b[1], y);
+            b[2] = fmax(b[2], x);
+            b[3] = fmax(b[3], y);
+        }
+    }
+    return k1 - k0;
+}
+
+/* Pair i of chunks whose boxes meet: does a point of one (a vertex on a
+ * chain, or of an interior hole) lie on a segment of the other's chains,
+ * of another ring of the same part, in one output ring (for a hole: in a
+ * mixed output ring, the one it belongs to)? Then the output ring would
+ * touch itself: the row goes to the per-geometry path (which defers it). */
+VSG_HD int64_t rcs_touch(const rc_args *a, int64_t i)
+{
+    const vsg_col_view *v = &a->in;
+    int64_t ka0 = a->s.tp_a[i] * RC_TOUCH_CHUNK, kb0 = a->s.tp_b[i] * RC_TOUCH_CHUNK;
+    int64_t ka1 = ka0 + RC_TOUCH_CHUNK, kb1 = kb0 + RC_TOUCH_CHUNK;
+    if (ka1 > v->n_coords)
+        ka1 = v->n_coords;
+    if (kb1 > v->n_coords)
+        kb1 = v->n_coords;
+    for (int64_t k = ka0; k < ka1; k++) {
+        int64_t sk;
+        if (!(rcs_touch_role(a, k, &sk) & 1))
+            continue;
+        int64_t rk = a->s.coord_ring[k];
+        double qx = v->x[k], qy = v->y[k];
+        for (int64_t m = kb0; m < kb1; m++) {
+            int64_t cm;
+            if (!(rcs_touch_role(a, m, &cm) & 2))
+                continue;
+            int64_t rm = a->s.coord_ring[m];
+            if (rm == rk || a->s.ring_part[rm] != a->s.ring_part[rk])
+                continue;
+            double sx = v->x[m], sy = v->y[m], tx = v->x[m + 1], ty = v->y[m + 1];
+            if (qx < fmin(sx, tx) || qx > fmax(sx, tx) || qy < fmin(sy, ty) ||
+                qy > fmax(sy, ty) || rc_orient(sx, sy, tx, ty, qx, qy) != 0)
+                continue;
+            int64_t lm = a->s.lab[cm];
+            int hit;
+            if (a->s.rcls[rk] == RC_RING_INTERIOR) {
+                hit = a->s.cmix[lm];
+            } else {
+                int64_t c0, n;
+                rcs_ring(a, rk, &c0, &n);
+                hit = a->s.lab[rcs_vertex_chain(a, k, c0, n)] == lm;
+            }
+            if (hit)
+                rcs_slow(a, a->s.ring_geom[rk]);
+        }
+    }
+    return (ka1 - ka0) * (kb1 - kb0);
 }
 
 /* ---- per geometry ------------------------------------------------------------ */
@@ -937,6 +1068,8 @@ VSG_HD int64_t rcs_kfill(const rc_args *a, int64_t k)
     X(RCS_WEIGHT, rcs_weight)                                                              \
     X(RCS_RANK_ROUND, rcs_rank_round)                                                      \
     X(RCS_GROUP2, rcs_group2)                                                              \
+    X(RCS_TBOX, rcs_tbox)                                                                  \
+    X(RCS_TOUCH, rcs_touch)                                                                \
     X(RCS_PART, rcs_part)                                                                  \
     X(RCS_CSLOT, rcs_cslot)                                                                \
     X(RCS_SLOW_PREPARE, rcs_slow_prepare)                                                  \

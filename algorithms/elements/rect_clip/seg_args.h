@@ -39,6 +39,9 @@ typedef struct {
     int64_t n_chains;
     int64_t *ch_s;                 /* start segment (a coordinate index)     */
     int64_t *end_seg;              /* the segment of end-flag number i       */
+    int64_t *ch_t;                 /* end segment (a coordinate index)       */
+    uint8_t *cmix;                 /* (a cycle's label) joins several rings  */
+    int64_t *any_mixed;            /* one cell: some cycle is mixed          */
     int64_t *succ;                 /* next chain along the output ring       */
     int64_t *kin;                  /* kept vertices strictly inside          */
     int32_t *ncorn;                /* corners walked after the exit          */
@@ -53,6 +56,11 @@ typedef struct {
     rc_end *cend;                  /* 2c: entry of chain c, 2c + 1: exit     */
     uint64_t *skey;
     int64_t *sval;                 /* sorted order of the ends               */
+    /* touch check: chunks of RC_TOUCH_CHUNK coordinates, their boxes, the
+     * pairs of chunks whose boxes meet (the candidates stage's join) */
+    int64_t n_tchunks, n_tp;
+    double *tbox;
+    const int64_t *tp_a, *tp_b;
     /* per output slot (NS) */
     int64_t *sc_p, *sc_r, *sc_k;   /* parts, rings, coordinates of a slot    */
     int64_t *ss_p, *ss_r, *ss_k;   /* their scans (NS + 1)                   */

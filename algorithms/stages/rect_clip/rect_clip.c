@@ -111,6 +111,33 @@ static int rc_bits(int64_t n)
             return st;                                                        \
     } while (0)
 
+/* Output rings joining chains of several input rings touch themselves
+ * where those rings touch inside the rectangle (a hole meeting the shell
+ * at a point): chunks of coordinates, the candidates stage's join of
+ * their boxes, one item per pair of chunks (16 x 16 point-segment tests).
+ * The join is its own stage in the profile, between two rect_clip ones. */
+static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, rc_scratch *s)
+{
+    rc_seg_args *S = &a->s;
+    vsg_status st;
+    S->n_tchunks = (a->in.n_coords + RC_TOUCH_CHUNK - 1) / RC_TOUCH_CHUNK;
+    RC_ALLOC(S->tbox, double, 4 * S->n_tchunks);
+    RC_TRY(rc_step(x, a, RCS_TBOX, S->n_tchunks));
+    vsg_exec_stage_end(x, a->in.n_geoms, a->in.n_geoms);
+    vsg_pairs tp;
+    st = vsg_stage_candidates(x, S->tbox, S->n_tchunks, S->tbox, S->n_tchunks, &tp);
+    vsg_exec_stage_begin(x, "rect_clip");
+    if (st != VSG_OK)
+        return st;
+    S->tp_a = tp.a;
+    S->tp_b = tp.b;
+    S->n_tp = tp.n;
+    st = rc_step(x, a, RCS_TOUCH, tp.n);
+    vsg_exec_free(x, tp.a);
+    vsg_exec_free(x, tp.b);
+    return st;
+}
+
 /* The segment-parallel steps up to the output slots' scans. */
 static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
 {
@@ -159,6 +186,9 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
     const int64_t NS = NP + nch;
 
     RC_ALLOC(S->ch_s, int64_t, nch);
+    RC_ALLOC(S->ch_t, int64_t, nch);
+    RC_ALLOC(S->cmix, uint8_t, nch);
+    RC_ALLOC(S->any_mixed, int64_t, 1);
     RC_ALLOC(S->end_seg, int64_t, nch);
     RC_ALLOC(S->succ, int64_t, nch);
     RC_ALLOC(S->kin, int64_t, nch);
@@ -207,6 +237,8 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
         }
         S->lab = S->pj_a[rounds & 1];
         /* offsets along each cycle: list ranking from its head */
+        RC_TRY(vsg_exec_memset(x, S->cmix, 0, (size_t)nch));
+        RC_TRY(vsg_exec_memset(x, S->any_mixed, 0, sizeof(int64_t)));
         RC_TRY(rc_step(x, a, RCS_WEIGHT, nch));
         for (int k = 0; k < rounds; k++) {
             S->pj_src = k & 1;
@@ -214,6 +246,10 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
         }
         S->sfx = S->pj_c[rounds & 1];
         RC_TRY(rc_step(x, a, RCS_GROUP2, 2 * nch));
+        int64_t mixed = 0;
+        RC_TRY(vsg_exec_read_i64(x, S->any_mixed, &mixed));
+        if (mixed)
+            RC_TRY(rc_touch_check(x, a, s));
     }
     RC_TRY(vsg_exec_scan_i64(x, S->hs, S->s_hs, nch));
     RC_TRY(rc_step(x, a, RCS_PART, NP));
