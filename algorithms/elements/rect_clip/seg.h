@@ -47,7 +47,9 @@
 #if defined(__CUDA_ARCH__)
 #define RC_OR_U32(p, v) atomicOr((unsigned int *)(p), (unsigned int)(v))
 #define RC_XOR_U32(p, v) atomicXor((unsigned int *)(p), (unsigned int)(v))
+#define RC_XOR_U64(p, v) atomicXor((unsigned long long *)(p), (unsigned long long)(v))
 #else
+#define RC_XOR_U64(p, v) (*(p) ^= (uint64_t)(v))
 #define RC_OR_U32(p, v) (*(p) |= (uint32_t)(v))
 #define RC_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
 #endif
@@ -56,7 +58,8 @@ enum { RCG_FAST = 1, RCG_SLOW = 2 };
 /* ract: what a ring of a FAST row is */
 enum { RCA_NONE = 0, RCA_POLY = 1, RCA_LINE = 2, RCA_POINT = 3 };
 enum { RCR_NOTIN = 1, RCR_PIP = 2, RCR_ON = 4 };
-enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8, RCP_MIXED = 16 };
+enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8, RCP_MIXED = 16,
+       RCP_MULTI = 32 };
 
 /* coordinates per chunk of the touch check (16 x 16 vertex-segment tests
  * per pair of chunks) */
@@ -617,77 +620,6 @@ VSG_HD int64_t rcs_group2(const rc_args *a, int64_t q)
     return (q1 - q) * (q1 - q);
 }
 
-/* What part p gives: its own slot's counts (a part without chains: the
- * rectangle or the polygon as it is, with its interior holes). */
-VSG_HD int64_t rcs_part(const rc_args *a, int64_t p)
-{
-    const vsg_col_view *v = &a->in;
-    int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1), slot = p + cb;
-    a->s.pd[p] = RC_PART_NONE;
-    a->s.sc_p[slot] = a->s.sc_r[slot] = a->s.sc_k[slot] = 0;
-    int64_t g = rcs_part_geom(a, p);
-    if (g < 0 || !(a->s.gflag[g] & RCG_FAST) || vsg_gt_dimension(v->type[g]) != 2)
-        return 1;
-    int64_t r0 = v->part_ring[p], r1 = v->part_ring[p + 1];
-    if (r0 == r1 || a->s.ract[r0] != RCA_POLY)
-        return 1;
-    int64_t nh = a->s.s_hf[r1] - a->s.s_hf[r0], hk = a->s.s_hk[r1] - a->s.s_hk[r0];
-    if (ce > cb) {
-        a->s.pd[p] = RC_RING_CHAINED;
-        if (a->s.rcls[r0] == RC_RING_INTERIOR)
-            rcs_slow(a, g);
-        int64_t ncyc = a->s.s_hs[ce] - a->s.s_hs[cb];
-        if (ncyc > 1 && nh > 0)
-            rcs_slow(a, g);   /* which output ring holds each hole: the walk */
-        return 1;
-    }
-    uint32_t fl = a->s.pflag[p];
-    int32_t d;
-    if (a->s.rcls[r0] == RC_RING_INTERIOR) {
-        d = RC_PART_ASIS;
-        if (fl & RCP_HOLE_NOT_INT)
-            rcs_slow(a, g);
-    } else {
-        if (fl & RCP_ON)
-            rcs_slow(a, g);
-        d = (fl & RCP_SHELLQ) && !(fl & RCP_HOLEQ) ? RC_PART_RECT : RC_PART_NONE;
-    }
-    a->s.pd[p] = d;
-    if (d != RC_PART_NONE) {
-        a->s.sc_p[slot] = 1;
-        a->s.sc_r[slot] = 1 + nh;
-        a->s.sc_k[slot] = (d == RC_PART_RECT ? 5 : rcs_ring_kept(a, r0) + 1) + hk;
-    }
-    return 1;
-}
-
-/* A chain's slot: the output ring (and part) it heads, if it does. */
-VSG_HD int64_t rcs_cslot(const rc_args *a, int64_t c)
-{
-    int64_t r = a->s.cend[2 * c].ring, p = a->s.ring_part[r];
-    int64_t slot = p + c + 1;
-    a->s.sc_p[slot] = a->s.sc_r[slot] = a->s.sc_k[slot] = 0;
-    if (!a->s.hs[c])
-        return 1;
-    int64_t total = a->s.sfx[c];
-    if (a->s.cend[2 * c].rev < 0) {
-        if (total >= 2) {   /* a piece that collapsed to a point is dropped */
-            a->s.sc_p[slot] = a->s.sc_r[slot] = 1;
-            a->s.sc_k[slot] = total;
-        }
-        return 1;
-    }
-    if (total < 3)
-        rcs_slow(a, a->s.ring_geom[r]);
-    int64_t r0 = a->in.part_ring[p], r1 = a->in.part_ring[p + 1];
-    int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1);
-    int one = a->s.s_hs[ce] - a->s.s_hs[cb] == 1;
-    a->s.sc_p[slot] = 1;
-    a->s.sc_r[slot] = 1 + (one ? a->s.s_hf[r1] - a->s.s_hf[r0] : 0);
-    a->s.sc_k[slot] = total + 1 + (one ? a->s.s_hk[r1] - a->s.s_hk[r0] : 0);
-    return 1;
-}
-
 /* ---- the touch check (parts with a mixed output ring) ------------------------------ */
 
 /* The chain holding vertex k (strictly inside, ring r of first coordinate
@@ -807,6 +739,288 @@ VSG_HD int64_t rcs_touch(const rc_args *a, int64_t i)
     return (ka1 - ka0) * (kb1 - kb0);
 }
 
+/* ---- holes in parts of several output rings ---------------------------------------- */
+
+/* The output-ring count of part p (chains: heads among them). */
+VSG_HD int64_t rcs_part_ncyc(const rc_args *a, int64_t p)
+{
+    return a->s.s_hs[rcs_pchain(a, p + 1)] - a->s.s_hs[rcs_pchain(a, p)];
+}
+
+/* A hole strictly inside whose part has several output rings: the box of
+ * the ray from its first vertex to the right side (inverted otherwise). */
+VSG_HD int64_t rcs_hray(const rc_args *a, int64_t r)
+{
+    const vsg_col_view *v = &a->in;
+    double *b = a->s.rbox + 4 * r;
+    vsg_box_set_inverted(b);
+    a->s.hacc[r] = 0;
+    a->s.howner[r] = -1;
+    if (!a->s.hf[r] || !rcs_ok(a, a->s.ring_geom[r]))
+        return 1;
+    int64_t p = a->s.ring_part[r];
+    if (rcs_part_ncyc(a, p) < 2)
+        return 1;
+    int64_t k = v->ring_coord[r];
+    b[0] = v->x[k];
+    b[1] = b[3] = v->y[k];
+    b[2] = a->rect[2];
+    a->s.any_multi[0] = 1;
+    RC_OR_U32(a->s.pflag + p, RCP_MULTI);
+    return 1;
+}
+
+/* Segment k as a piece of an output ring of a part with holes to place:
+ * its chain (or -1) and the piece (the crossing points where an end is
+ * not strictly inside, as the chain emits them). */
+VSG_HD int64_t rcs_piece(const rc_args *a, int64_t k, double *px, double *py, double *qx,
+                         double *qy)
+{
+    const vsg_col_view *v = &a->in;
+    int64_t r = a->s.coord_ring[k];
+    if (r < 0 || a->s.ract[r] != RCA_POLY || a->s.rcls[r] != RC_RING_CHAINED ||
+        !(a->s.pflag[a->s.ring_part[r]] & RCP_MULTI))
+        return -1;
+    int64_t c0, n;
+    rcs_ring(a, r, &c0, &n);
+    if (k >= c0 + n)
+        return -1;
+    int64_t c = rcs_seg_chain(a, k, c0, n);
+    if (c < 0)
+        return -1;
+    int64_t kb = k + 1 < c0 + n ? k + 1 : c0;
+    *px = v->x[k];
+    *py = v->y[k];
+    *qx = v->x[k + 1];
+    *qy = v->y[k + 1];
+    if (a->s.cw[k] != RC_IN)
+        rc_cross_point(a->rect, v->x[k], v->y[k], v->x[k + 1], v->y[k + 1], 0, px, py);
+    if (a->s.cw[kb] != RC_IN)
+        rc_cross_point(a->rect, v->x[k], v->y[k], v->x[k + 1], v->y[k + 1], 1, qx, qy);
+    return c;
+}
+
+/* Chunk j's box over its pieces (parts with holes to place). */
+VSG_HD int64_t rcs_pbox(const rc_args *a, int64_t j)
+{
+    double *b = a->s.pbox + 4 * j;
+    vsg_box_set_inverted(b);
+    int64_t k0 = j * RC_TOUCH_CHUNK, k1 = k0 + RC_TOUCH_CHUNK;
+    if (k1 > a->in.n_coords)
+        k1 = a->in.n_coords;
+    for (int64_t k = k0; k < k1; k++) {
+        double px, py, qx, qy;
+        if (rcs_piece(a, k, &px, &py, &qx, &qy) < 0)
+            continue;
+        b[0] = fmin(b[0], fmin(px, qx));
+        b[1] = fmin(b[1], fmin(py, qy));
+        b[2] = fmax(b[2], fmax(px, qx));
+        b[3] = fmax(b[3], fmax(py, qy));
+    }
+    return k1 - k0;
+}
+
+/* Pair i (hole ring, chunk): the chunk's pieces of the hole's part
+ * crossed by the ray; each crossing xors (label + 1) into the hole's
+ * accumulator (the point on a piece: the per-geometry path decides). */
+VSG_HD int64_t rcs_hcross(const rc_args *a, int64_t i)
+{
+    const vsg_col_view *v = &a->in;
+    int64_t r = a->s.hp_a[i], k0 = a->s.hp_b[i] * RC_TOUCH_CHUNK, k1 = k0 + RC_TOUCH_CHUNK;
+    if (k1 > v->n_coords)
+        k1 = v->n_coords;
+    int64_t p = a->s.ring_part[r], kq = v->ring_coord[r];
+    double x = v->x[kq], y = v->y[kq];
+    for (int64_t k = k0; k < k1; k++) {
+        double px, py, qx, qy;
+        int64_t c = rcs_piece(a, k, &px, &py, &qx, &qy);
+        if (c < 0 || a->s.ring_part[a->s.coord_ring[k]] != p)
+            continue;
+        int e = rcs_pip_edge(px, py, qx, qy, x, y);
+        if (e == 2)
+            rcs_slow(a, a->s.ring_geom[r]);
+        else if (e == 1)
+            RC_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[c] + 1);
+    }
+    return k1 - k0;
+}
+
+/* The boundary part of the crossing count: the ray ends on the right side
+ * at (xmax, y); the walk between an exit and the next entry covering that
+ * point (at most one: the last end at or before it along the boundary,
+ * found by binary search among the part's sorted ends) crosses it. */
+VSG_HD int64_t rcs_hwalk(const rc_args *a, int64_t r)
+{
+    if (a->s.rbox[4 * r] > a->s.rbox[4 * r + 2])
+        return 1;
+    int64_t p = a->s.ring_part[r];
+    int64_t M = 2 * a->s.n_chains;
+    /* the part's range [q0, q1) of sorted positions */
+    int64_t lo = 0, hi = M;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (rcs_end_part(a, a->s.sval[mid]) < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t q0 = lo, q1 = rcs_part_end(a, q0, p);
+    if (q1 <= q0)
+        return 1;
+    double y = a->s.rbox[4 * r + 1];
+    /* the last end with (side, key) <= (1, y) */
+    lo = q0;
+    hi = q1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        const rc_end *e = &a->s.cend[a->s.sval[mid]];
+        if (e->side < 1 || (e->side == 1 && e->key <= y))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t j = lo > q0 ? lo - 1 : q1 - 1;   /* none: the last, cyclically */
+    int64_t e = a->s.sval[j];
+    if (e & 1)
+        RC_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[e >> 1] + 1);
+    return 64;
+}
+
+/* The owner of a hole from its accumulator: the xor of the labels of the
+ * output rings crossed an odd number of times, which for a point inside
+ * exactly one of them is that one; anything else: the per-geometry path. */
+VSG_HD int64_t rcs_howner(const rc_args *a, int64_t r)
+{
+    a->s.hkey[r] = 0;
+    a->s.hval[r] = r;
+    a->s.hk2[r] = 0;
+    if (a->s.rbox[4 * r] > a->s.rbox[4 * r + 2])
+        return 1;
+    int64_t p = a->s.ring_part[r];
+    int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1);
+    uint64_t h = a->s.hacc[r];
+    int64_t L = (int64_t)h - 1;
+    if (h == 0 || L < cb || L >= ce || !a->s.hs[L]) {
+        rcs_slow(a, a->s.ring_geom[r]);
+        return 1;
+    }
+    a->s.howner[r] = L;
+    a->s.hkey[r] = (uint64_t)L + 1;
+    return 1;
+}
+
+/* After the sort of the holes by owner: each ring's position and its
+ * coordinates in that order. */
+VSG_HD int64_t rcs_hpos(const rc_args *a, int64_t i)
+{
+    int64_t r = a->s.hval[i];
+    a->s.hpos[r] = i;
+    a->s.hk2[i] = a->s.hkey[i] ? a->s.hk[r] : 0;
+    return 1;
+}
+
+/* The sorted range [first, end) of the holes owned by chain L. */
+VSG_HD void rcs_owned(const rc_args *a, int64_t L, int64_t *first, int64_t *end)
+{
+    uint64_t key = (uint64_t)L + 1;
+    int64_t NR = a->in.n_rings, lo = 0, hi = NR;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a->s.hkey[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    hi = NR;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a->s.hkey[mid] <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *end = lo;
+}
+
+/* What part p gives: its own slot's counts (a part without chains: the
+ * rectangle or the polygon as it is, with its interior holes). */
+VSG_HD int64_t rcs_part(const rc_args *a, int64_t p)
+{
+    const vsg_col_view *v = &a->in;
+    int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1), slot = p + cb;
+    a->s.pd[p] = RC_PART_NONE;
+    a->s.sc_p[slot] = a->s.sc_r[slot] = a->s.sc_k[slot] = 0;
+    int64_t g = rcs_part_geom(a, p);
+    if (g < 0 || !(a->s.gflag[g] & RCG_FAST) || vsg_gt_dimension(v->type[g]) != 2)
+        return 1;
+    int64_t r0 = v->part_ring[p], r1 = v->part_ring[p + 1];
+    if (r0 == r1 || a->s.ract[r0] != RCA_POLY)
+        return 1;
+    int64_t nh = a->s.s_hf[r1] - a->s.s_hf[r0], hk = a->s.s_hk[r1] - a->s.s_hk[r0];
+    if (ce > cb) {
+        a->s.pd[p] = RC_RING_CHAINED;
+        if (a->s.rcls[r0] == RC_RING_INTERIOR)
+            rcs_slow(a, g);
+        return 1;   /* holes: to the one output ring, or placed by rcs_howner */
+    }
+    uint32_t fl = a->s.pflag[p];
+    int32_t d;
+    if (a->s.rcls[r0] == RC_RING_INTERIOR) {
+        d = RC_PART_ASIS;
+        if (fl & RCP_HOLE_NOT_INT)
+            rcs_slow(a, g);
+    } else {
+        if (fl & RCP_ON)
+            rcs_slow(a, g);
+        d = (fl & RCP_SHELLQ) && !(fl & RCP_HOLEQ) ? RC_PART_RECT : RC_PART_NONE;
+    }
+    a->s.pd[p] = d;
+    if (d != RC_PART_NONE) {
+        a->s.sc_p[slot] = 1;
+        a->s.sc_r[slot] = 1 + nh;
+        a->s.sc_k[slot] = (d == RC_PART_RECT ? 5 : rcs_ring_kept(a, r0) + 1) + hk;
+    }
+    return 1;
+}
+
+/* A chain's slot: the output ring (and part) it heads, if it does. */
+VSG_HD int64_t rcs_cslot(const rc_args *a, int64_t c)
+{
+    int64_t r = a->s.cend[2 * c].ring, p = a->s.ring_part[r];
+    int64_t slot = p + c + 1;
+    a->s.sc_p[slot] = a->s.sc_r[slot] = a->s.sc_k[slot] = 0;
+    if (!a->s.hs[c])
+        return 1;
+    int64_t total = a->s.sfx[c];
+    if (a->s.cend[2 * c].rev < 0) {
+        if (total >= 2) {   /* a piece that collapsed to a point is dropped */
+            a->s.sc_p[slot] = a->s.sc_r[slot] = 1;
+            a->s.sc_k[slot] = total;
+        }
+        return 1;
+    }
+    if (total < 3)
+        rcs_slow(a, a->s.ring_geom[r]);
+    int64_t r0 = a->in.part_ring[p], r1 = a->in.part_ring[p + 1];
+    int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1);
+    int one = a->s.s_hs[ce] - a->s.s_hs[cb] == 1;
+    a->s.sc_p[slot] = 1;
+    if (one) {
+        a->s.sc_r[slot] = 1 + a->s.s_hf[r1] - a->s.s_hf[r0];
+        a->s.sc_k[slot] = total + 1 + a->s.s_hk[r1] - a->s.s_hk[r0];
+    } else if (a->s.s_hf[r1] > a->s.s_hf[r0]) {
+        int64_t f, e;
+        rcs_owned(a, c, &f, &e);
+        a->s.sc_r[slot] = 1 + (e - f);
+        a->s.sc_k[slot] = total + 1 + a->s.s_hk2[e] - a->s.s_hk2[f];
+    } else {
+        a->s.sc_r[slot] = 1;
+        a->s.sc_k[slot] = total + 1;
+    }
+    return 1;
+}
+
 /* ---- per geometry ------------------------------------------------------------ */
 
 /* Rows left to the per-geometry path: its prepare (walks the row). */
@@ -920,8 +1134,20 @@ VSG_HD int64_t rcs_rfill(const rc_args *a, int64_t r)
         shellk = d == RC_PART_RECT ? 5 : rcs_ring_kept(a, r0) + 1;
     } else if (d == RC_RING_CHAINED) {
         int64_t cb = rcs_pchain(a, p), ce = rcs_pchain(a, p + 1);
-        if (a->s.s_hs[ce] - a->s.s_hs[cb] != 1)
+        if (a->s.s_hs[ce] - a->s.s_hs[cb] != 1) {
+            /* several output rings: the hole's owner, its rank among them */
+            int64_t L = r == r0 || !a->s.hf[r] ? -1 : a->s.howner[r];
+            if (L < 0)
+                return 1;
+            int64_t f, e, op, orr, ok;
+            rcs_owned(a, L, &f, &e);
+            rcs_slot_out(a, g, p + L + 1, &op, &orr, &ok);
+            int64_t i = a->s.hpos[r];
+            int64_t start = ok + a->s.sfx[L] + 1 + (a->s.s_hk2[i] - a->s.s_hk2[f]);
+            a->o_ring_coord[orr + 1 + (i - f) + 1] = start + a->s.hk[r];
+            a->s.ring_ostart[r] = start;
             return 1;
+        }
         int64_t head = cb + vsg_last_le(a->s.s_hs + cb, ce - cb + 1, a->s.s_hs[cb]);
         slot = p + head + 1;
         shellk = a->s.sfx[head] + 1;
@@ -1070,6 +1296,12 @@ VSG_HD int64_t rcs_kfill(const rc_args *a, int64_t k)
     X(RCS_GROUP2, rcs_group2)                                                              \
     X(RCS_TBOX, rcs_tbox)                                                                  \
     X(RCS_TOUCH, rcs_touch)                                                                \
+    X(RCS_HRAY, rcs_hray)                                                                  \
+    X(RCS_PBOX, rcs_pbox)                                                                  \
+    X(RCS_HCROSS, rcs_hcross)                                                              \
+    X(RCS_HWALK, rcs_hwalk)                                                                \
+    X(RCS_HOWNER, rcs_howner)                                                              \
+    X(RCS_HPOS, rcs_hpos)                                                                  \
     X(RCS_PART, rcs_part)                                                                  \
     X(RCS_CSLOT, rcs_cslot)                                                                \
     X(RCS_SLOW_PREPARE, rcs_slow_prepare)                                                  \

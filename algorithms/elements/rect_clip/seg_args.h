@@ -61,6 +61,18 @@ typedef struct {
     int64_t n_tchunks, n_tp;
     double *tbox;
     const int64_t *tp_a, *tp_b;
+    /* holes strictly inside a part of several output rings: which ring
+     * holds each (the crossing parity of a ray from its first vertex, per
+     * ring, as an xor of ring labels); per ring (NR) */
+    int64_t *any_multi;            /* one cell: some hole needs an owner     */
+    double *rbox;                  /* the ray's box (inverted: no ray)       */
+    double *pbox;                  /* per touch chunk: its chain pieces' box */
+    uint64_t *hacc;                /* xor of (label + 1) over crossings      */
+    int64_t *howner;               /* the owner chain (label), or -1         */
+    uint64_t *hkey;                /* holes sorted by owner: keys owner + 1  */
+    int64_t *hval, *hpos;          /* sorted ring ids, a ring's position     */
+    int64_t *hk2, *s_hk2;          /* coordinates in sorted order, scan      */
+    const int64_t *hp_a, *hp_b;    /* (ring, chunk) pairs whose boxes meet   */
     /* per output slot (NS) */
     int64_t *sc_p, *sc_r, *sc_k;   /* parts, rings, coordinates of a slot    */
     int64_t *ss_p, *ss_r, *ss_k;   /* their scans (NS + 1)                   */

@@ -120,7 +120,6 @@ static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, rc_scratch *s)
 {
     rc_seg_args *S = &a->s;
     vsg_status st;
-    S->n_tchunks = (a->in.n_coords + RC_TOUCH_CHUNK - 1) / RC_TOUCH_CHUNK;
     RC_ALLOC(S->tbox, double, 4 * S->n_tchunks);
     RC_TRY(rc_step(x, a, RCS_TBOX, S->n_tchunks));
     vsg_exec_stage_end(x, a->in.n_geoms, a->in.n_geoms);
@@ -136,6 +135,54 @@ static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, rc_scratch *s)
     vsg_exec_free(x, tp.a);
     vsg_exec_free(x, tp.b);
     return st;
+}
+
+/* Holes strictly inside a part that gives several output rings: which
+ * ring holds each. A ray from the hole's first vertex to the right side;
+ * the pieces it crosses come from the candidates stage's join of the rays'
+ * boxes with chunk boxes, the boundary walk it ends on from a binary
+ * search; then the holes sorted by owner give each its place. */
+static vsg_status rc_hole_owners(vsg_exec *x, rc_args *a, rc_scratch *s)
+{
+    rc_seg_args *S = &a->s;
+    const int64_t NR = a->in.n_rings;
+    vsg_status st;
+    RC_ALLOC(S->any_multi, int64_t, 1);
+    RC_ALLOC(S->rbox, double, 4 * NR);
+    RC_ALLOC(S->hacc, uint64_t, NR);
+    RC_ALLOC(S->howner, int64_t, NR);
+    RC_ALLOC(S->hkey, uint64_t, NR);
+    RC_ALLOC(S->hval, int64_t, NR);
+    RC_ALLOC(S->hpos, int64_t, NR);
+    RC_ALLOC(S->hk2, int64_t, NR);
+    RC_ALLOC(S->s_hk2, int64_t, NR + 1);
+    RC_TRY(vsg_exec_memset(x, S->any_multi, 0, sizeof(int64_t)));
+    RC_TRY(rc_step(x, a, RCS_HRAY, NR));
+    int64_t multi = 0;
+    RC_TRY(vsg_exec_read_i64(x, S->any_multi, &multi));
+    if (multi) {
+        RC_ALLOC(S->pbox, double, 4 * S->n_tchunks);
+        RC_TRY(rc_step(x, a, RCS_PBOX, S->n_tchunks));
+        vsg_exec_stage_end(x, a->in.n_geoms, a->in.n_geoms);
+        vsg_pairs hp;
+        st = vsg_stage_candidates(x, S->rbox, NR, S->pbox, S->n_tchunks, &hp);
+        vsg_exec_stage_begin(x, "rect_clip");
+        if (st != VSG_OK)
+            return st;
+        S->hp_a = hp.a;
+        S->hp_b = hp.b;
+        st = rc_step(x, a, RCS_HCROSS, hp.n);
+        vsg_exec_free(x, hp.a);
+        vsg_exec_free(x, hp.b);
+        if (st != VSG_OK)
+            return st;
+        RC_TRY(rc_step(x, a, RCS_HWALK, NR));
+    }
+    RC_TRY(rc_step(x, a, RCS_HOWNER, NR));
+    RC_TRY(vsg_exec_sort_u64_i64(x, S->hkey, S->hval, NR, rc_bits(S->n_chains + 1)));
+    RC_TRY(rc_step(x, a, RCS_HPOS, NR));
+    RC_TRY(vsg_exec_scan_i64(x, S->hk2, S->s_hk2, NR));
+    return VSG_OK;
 }
 
 /* The segment-parallel steps up to the output slots' scans. */
@@ -246,12 +293,15 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
         }
         S->sfx = S->pj_c[rounds & 1];
         RC_TRY(rc_step(x, a, RCS_GROUP2, 2 * nch));
+        S->n_tchunks = (NC + RC_TOUCH_CHUNK - 1) / RC_TOUCH_CHUNK;
         int64_t mixed = 0;
         RC_TRY(vsg_exec_read_i64(x, S->any_mixed, &mixed));
         if (mixed)
             RC_TRY(rc_touch_check(x, a, s));
     }
     RC_TRY(vsg_exec_scan_i64(x, S->hs, S->s_hs, nch));
+    if (nch > 0)
+        RC_TRY(rc_hole_owners(x, a, s));
     RC_TRY(rc_step(x, a, RCS_PART, NP));
     RC_TRY(rc_step(x, a, RCS_CSLOT, nch));
     RC_TRY(vsg_exec_scan_i64(x, S->sc_p, S->ss_p, NS));

@@ -250,9 +250,58 @@ static void test_grid_holes(void) { run(gen_grid_holes, 100, 50, 1, "grid boxes 
 static void test_multipolygons(void) { run(gen_multi, 100, 50, 1, "multipolygons", 50); }
 static void test_boxes_on_sides(void) { run(gen_boxes, 100, 50, 1, "boxes on the sides", 50); }
 
+/* Parts that give several output rings, with holes strictly inside them
+ * (each hole placed in its own ring), holes touching the rectangle's
+ * sides' lines, holes crossing the rectangle; all settled by the stage. */
+static void test_holes_in_several_rings(void)
+{
+    static const double rect[4] = {0, 0, 10, 10};
+    static const char *wkt[] = {
+        /* an arch: two legs in the rectangle joined outside it */
+        "POLYGON((1 -1, 4 -1, 4 12, 6 12, 6 -1, 9 -1, 9 14, 1 14, 1 -1),"
+        "(2 2, 2 3, 3 3, 3 2, 2 2),(7 5, 7 6, 8 6, 8 5, 7 5),(2 6, 2 7, 3 7, 3 6, 2 6),"
+        "(7 11, 7 13, 8 13, 8 11, 7 11))",
+        /* the right leg crosses the right side: its ring walks along it */
+        "POLYGON((1 -1, 4 -1, 4 12, 6 12, 6 -1, 12 -1, 12 14, 1 14, 1 -1),"
+        "(7 5, 7 6, 8 6, 8 5, 7 5),(2 5, 2 6, 3 6, 3 5, 2 5),(7 0.5, 7 1, 11 1, 11 0.5, 7 0.5))",
+        /* three legs, holes at the heights of the chain ends */
+        "POLYGON((1 -1, 3 -1, 3 12, 4 12, 4 -1, 6 -1, 6 12, 7 12, 7 -1, 11 -1, 11 14, 1 14, 1 -1),"
+        "(1.5 2, 1.5 3, 2.5 3, 2.5 2, 1.5 2),(4.5 2, 4.5 3, 5.5 3, 5.5 2, 4.5 2),"
+        "(8 2, 8 3, 9 3, 9 2, 8 2),(8 5, 8 6, 9 6, 9 5, 8 5))",
+        /* a multipolygon: one part of two rings with holes, one of one */
+        "MULTIPOLYGON(((1 -1, 4 -1, 4 12, 6 12, 6 -1, 9 -1, 9 14, 1 14, 1 -1),"
+        "(2 2, 2 3, 3 3, 3 2, 2 2),(7 5, 7 6, 8 6, 8 5, 7 5)),"
+        "((20 20, 30 20, 30 30, 20 30, 20 20)),((-3 4, 0.5 4, 0.5 5, -3 5, -3 4)))",
+    };
+    const size_t n = sizeof wkt / sizeof wkt[0];
+    fx_array in;
+    memset(&in, 0, sizeof in);
+    GEOSGeometry *gs[8];
+    for (size_t i = 0; i < n; i++) {
+        gs[i] = fx_geom(wkt[i]);
+        REQUIRE(gs[i] && GEOSisValid_r(fx_ctx, gs[i]) == 1);
+        fx_push_geom(&in, gs[i]);
+    }
+    rcfx_run r;
+    rcfx_clip(&r, &in, rect);
+    REQUIRE(r.st == VSG_OK);
+    for (size_t i = 0; i < n; i++) {
+        int invalid = 0;
+        CHECK(r.row_cpu[i] == 0);
+        double d = r.row_cpu[i] ? 0.0 : rcfx_vs_geos(&r, (int64_t)i, gs[i], rect, &invalid);
+        if (d > 1e-9 || invalid)
+            fprintf(stderr, "case %zu: difference %g valid %d\n", i, d, !invalid);
+        CHECK(d <= 1e-9 && !invalid);
+        GEOSGeom_destroy_r(fx_ctx, gs[i]);
+    }
+    rcfx_free(&r);
+    fx_array_free(&in);
+}
+
 int main(void)
 {
     fx_init();
+    RUN(test_holes_in_several_rings);
     RUN(test_stars_with_holes);
     RUN(test_stars_snapped);
     RUN(test_grid_holes);
