@@ -1,6 +1,10 @@
 /*
- * rect_clip.h - the per-geometry work of vsg_stage_rect_clip, one call per
- * geometry and pass, identical on the host and the device:
+ * clip.h - the per-geometry path of vsg_stage_rect_clip, one call per
+ * geometry and pass, identical on the host and the device. The stage runs
+ * rows segment-parallel (elements/rect_clip/seg.h); this path walks the
+ * few rows that path leaves to it (degenerate polygons, the rows it would
+ * defer: docs/rect-clip.md) and gives rows that need no clip their kind
+ * (rc_kind_of) and counts:
  *
  *   rc_prepare  what the row needs (null, empty, the input as it is, a
  *               clip, or the CPU engine) and, for a polygon clip, how many
