@@ -208,8 +208,9 @@ VSG_HD int64_t rcs_ring_step(const rc_args *a, int64_t r)
     int64_t g = p >= 0 ? rcs_part_geom(a, p) : -1;
     a->s.ring_part[r] = p;
     a->s.ring_geom[r] = g;
-    a->s.rmin[3 * r] = a->s.rmin[3 * r + 1] = vsg_ord_of(INFINITY);
-    a->s.rmin[3 * r + 2] = ~(uint64_t)0;
+    a->s.rmin[4 * r] = a->s.rmin[4 * r + 1] = vsg_ord_of(INFINITY);
+    a->s.rmin[4 * r + 2] = ~(uint64_t)0;
+    a->s.rmin[4 * r + 3] = 0;
     a->s.rflag[r] = 0;
     int act = RCA_NONE;
     if (g >= 0 && (a->s.gflag[g] & RCG_FAST)) {
@@ -244,7 +245,7 @@ VSG_HD int64_t rcs_coord(const rc_args *a, int64_t k)
             w = rc_where(a->rect, v->x[k], v->y[k]);   /* every vertex of a path */
         } else if (k < c0 + n) {
             w = rc_where(a->rect, v->x[k], v->y[k]);
-            VSG_ORD_MIN(a->s.rmin + 3 * r, vsg_ord_of(v->x[k]));
+            VSG_ORD_MIN(a->s.rmin + 4 * r, vsg_ord_of(v->x[k]));
             if (w != RC_IN)
                 RC_OR_U32(a->s.rflag + r, RCR_NOTIN);
         }
@@ -312,8 +313,8 @@ VSG_HD int64_t rcs_seg(const rc_args *a, int64_t k)
                 RC_OR_U32(a->s.rflag + r, RCR_ON);
             else if (e == 1)
                 RC_XOR_U32(a->s.rflag + r, RCR_PIP);
-            if (ax == vsg_double_of_ord(a->s.rmin[3 * r]))
-                VSG_ORD_MIN(a->s.rmin + 3 * r + 1, vsg_ord_of(ay));
+            if (ax == vsg_double_of_ord(a->s.rmin[4 * r]))
+                VSG_ORD_MIN(a->s.rmin + 4 * r + 1, vsg_ord_of(ay));
         }
     }
     a->s.fs[k] = fs;
@@ -336,9 +337,11 @@ VSG_HD int64_t rcs_scatter(const rc_args *a, int64_t k)
     int64_t c0, n;
     rcs_ring(a, r, &c0, &n);
     if (a->s.ract[r] == RCA_POLY && k < c0 + n &&
-        a->in.x[k] == vsg_double_of_ord(a->s.rmin[3 * r]) &&
-        a->in.y[k] == vsg_double_of_ord(a->s.rmin[3 * r + 1]))
-        VSG_ORD_MIN(a->s.rmin + 3 * r + 2, (uint64_t)k);
+        a->in.x[k] == vsg_double_of_ord(a->s.rmin[4 * r]) &&
+        a->in.y[k] == vsg_double_of_ord(a->s.rmin[4 * r + 1])) {
+        VSG_ORD_MIN(a->s.rmin + 4 * r + 2, (uint64_t)k);
+        VSG_ORD_MAX(a->s.rmin + 4 * r + 3, (uint64_t)k);
+    }
     return 1;
 }
 
@@ -354,13 +357,14 @@ VSG_HD int64_t rcs_ring2(const rc_args *a, int64_t r)
     rcs_ring(a, r, &c0, &n);
     int64_t p = a->s.ring_part[r], g = a->s.ring_geom[r];
     int shell = v->part_ring[p] == r;
-    /* orientation: exact, at the lowest-leftmost vertex */
-    int64_t m = (int64_t)a->s.rmin[3 * r + 2];
-    if (m < c0 || m >= c0 + n) {
-        rcs_slow(a, g);
+    /* orientation: exact, at the lowest-leftmost vertex (its repeats are
+     * consecutive in a valid ring: the neighbours of the run) */
+    int64_t m = (int64_t)a->s.rmin[4 * r + 2], mm = (int64_t)a->s.rmin[4 * r + 3];
+    if (m < c0 || mm < m || mm >= c0 + n || (m == c0 && mm == c0 + n - 1)) {
+        rcs_slow(a, g);   /* repeats across the ring's start: the walk decides */
         return 1;
     }
-    int64_t pv = m == c0 ? c0 + n - 1 : m - 1, nx = m + 1;
+    int64_t pv = m == c0 ? c0 + n - 1 : m - 1, nx = mm + 1;
     int o = rc_orient(v->x[pv], v->y[pv], v->x[m], v->y[m], v->x[nx], v->y[nx]);
     if (o == 0)
         rcs_slow(a, g);   /* a repeated or collinear neighbour: the walk decides */

@@ -25,7 +25,8 @@ typedef struct {
     uint8_t *rrev;                 /* walked against its storage order       */
     int32_t *rcls;                 /* RC_RING_* class                        */
     uint32_t *rflag;               /* RCR_* (zeroed)                         */
-    uint64_t *rmin;                /* 3 per ring: lowest x, y, index images  */
+    uint64_t *rmin;                /* 4 per ring: lowest x, y, first and last
+                                      index of that vertex (images)          */
     int64_t *hf, *hk;              /* interior hole: 1, its coordinates      */
     int64_t *s_hf, *s_hk;          /* their scans (NR + 1)                   */
     int64_t *ring_ostart;          /* output start of a ring copied whole    */

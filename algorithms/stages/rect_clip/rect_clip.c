@@ -202,7 +202,7 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
     RC_ALLOC(S->rrev, uint8_t, NR);
     RC_ALLOC(S->rcls, int32_t, NR);
     RC_ALLOC(S->rflag, uint32_t, NR);
-    RC_ALLOC(S->rmin, uint64_t, 3 * NR);
+    RC_ALLOC(S->rmin, uint64_t, 4 * NR);
     RC_ALLOC(S->hf, int64_t, NR);
     RC_ALLOC(S->hk, int64_t, NR);
     RC_ALLOC(S->s_hf, int64_t, NR + 1);

@@ -2,7 +2,8 @@
  * test_rect_clip_work.c - the rule of docs/gpu-stages.md for the rectangle
  * clip: no launch item does work that grows with the size of one geometry.
  * Two polygons of 10^6 vertices each (a smooth one with holes strictly
- * inside the rectangle, and a zigzag one whose teeth cross the rectangle's
+ * inside the rectangle and its lowest-leftmost vertex repeated, and a
+ * zigzag one whose teeth cross the rectangle's
  * sides thousands of times) plus 20,000 small stars (some with holes) are
  * clipped on the host backend; the stage must report its items to the work
  * meter and the largest must be at most 256 (segments, chain ends or
@@ -27,19 +28,37 @@ static double urand(void)
 }
 
 /* A closed ring of n vertices about (cx, cy), counter-clockwise, radius
- * rad(k) for vertex k. */
-static GEOSGeometry *ring_of(int n, double cx, double cy, double (*rad)(int, int), int cw)
+ * rad(k) for vertex k; with dup, its lowest-leftmost vertex repeated (the
+ * vertex the stage orients the ring at). */
+static GEOSGeometry *ring_of_dup(int n, double cx, double cy, double (*rad)(int, int), int cw,
+                                 int dup)
 {
-    GEOSCoordSequence *s = GEOSCoordSeq_create_r(fx_ctx, (unsigned)n + 1, 2);
+    double *xs = malloc((size_t)n * sizeof *xs), *ys = malloc((size_t)n * sizeof *ys);
+    int low = 0;
     for (int i = 0; i < n; i++) {
         int k = cw ? n - 1 - i : i;
         double a = 6.283185307179586 * k / n, rr = rad(k, n);
-        GEOSCoordSeq_setXY_r(fx_ctx, s, (unsigned)i, cx + rr * cos(a), cy + rr * sin(a));
+        xs[i] = cx + rr * cos(a);
+        ys[i] = cy + rr * sin(a);
+        if (xs[i] < xs[low] || (xs[i] == xs[low] && ys[i] < ys[low]))
+            low = i;
     }
-    double x0, y0;
-    GEOSCoordSeq_getXY_r(fx_ctx, s, 0, &x0, &y0);
-    GEOSCoordSeq_setXY_r(fx_ctx, s, (unsigned)n, x0, y0);
+    int m = n + (dup != 0);
+    GEOSCoordSequence *s = GEOSCoordSeq_create_r(fx_ctx, (unsigned)m + 1, 2);
+    for (int i = 0, j = 0; i < n; i++) {
+        GEOSCoordSeq_setXY_r(fx_ctx, s, (unsigned)j++, xs[i], ys[i]);
+        if (dup && i == low)
+            GEOSCoordSeq_setXY_r(fx_ctx, s, (unsigned)j++, xs[i], ys[i]);
+    }
+    GEOSCoordSeq_setXY_r(fx_ctx, s, (unsigned)m, xs[0], ys[0]);
+    free(xs);
+    free(ys);
     return GEOSGeom_createLinearRing_r(fx_ctx, s);
+}
+
+static GEOSGeometry *ring_of(int n, double cx, double cy, double (*rad)(int, int), int cw)
+{
+    return ring_of_dup(n, cx, cy, rad, cw, 0);
 }
 
 static double rad_smooth(int k, int n) { return 1.0 + 0.05 * sin(7.0 * 6.283185307179586 * k / n); }
@@ -75,7 +94,8 @@ static void test_large_polygons_bounded_items(void)
 
     GEOSGeometry *holes[3] = {square_hole(0.1, -0.3, 0.05), square_hole(0.3, 0.2, 0.1),
                               square_hole(-0.3, -0.6, 0.02)};
-    geoms[ng++] = GEOSGeom_createPolygon_r(fx_ctx, ring_of(N, 0, 0, rad_smooth, 0), holes, 3);
+    geoms[ng++] =
+        GEOSGeom_createPolygon_r(fx_ctx, ring_of_dup(N, 0, 0, rad_smooth, 0, 1), holes, 3);
     geoms[ng++] = GEOSGeom_createPolygon_r(fx_ctx, ring_of(N, 0, 0, rad_zigzag, 0), NULL, 0);
     while (ng < 20002) {
         int n = 3 + (int)(urand() * 40);
