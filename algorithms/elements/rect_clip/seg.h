@@ -41,18 +41,9 @@
 #ifndef VSG_ELEMENTS_RECT_CLIP_SEG_H
 #define VSG_ELEMENTS_RECT_CLIP_SEG_H
 
+#include "elements/atomics.h"
 #include "elements/filter/bounds.h"
 #include "elements/rect_clip/clip.h"
-
-#if defined(__CUDA_ARCH__)
-#define RC_OR_U32(p, v) atomicOr((unsigned int *)(p), (unsigned int)(v))
-#define RC_XOR_U32(p, v) atomicXor((unsigned int *)(p), (unsigned int)(v))
-#define RC_XOR_U64(p, v) atomicXor((unsigned long long *)(p), (unsigned long long)(v))
-#else
-#define RC_XOR_U64(p, v) (*(p) ^= (uint64_t)(v))
-#define RC_OR_U32(p, v) (*(p) |= (uint32_t)(v))
-#define RC_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
-#endif
 
 enum { RCG_FAST = 1, RCG_SLOW = 2 };
 /* ract: what a ring of a FAST row is */
@@ -73,7 +64,7 @@ enum { RCP_SHELLQ = 1, RCP_HOLEQ = 2, RCP_ON = 4, RCP_HOLE_NOT_INT = 8, RCP_MIXE
 VSG_HD void rcs_slow(const rc_args *a, int64_t g)
 {
     if (g >= 0 && g < a->in.n_geoms)
-        RC_OR_U32(a->s.gflag + g, RCG_SLOW);
+        VSG_OR_U32(a->s.gflag + g, RCG_SLOW);
 }
 
 /* Whether row g is a polygon clip this path settles. */
@@ -247,7 +238,7 @@ VSG_HD int64_t rcs_coord(const rc_args *a, int64_t k)
             w = rc_where(a->rect, v->x[k], v->y[k]);
             VSG_ORD_MIN(a->s.rmin + 4 * r, vsg_ord_of(v->x[k]));
             if (w != RC_IN)
-                RC_OR_U32(a->s.rflag + r, RCR_NOTIN);
+                VSG_OR_U32(a->s.rflag + r, RCR_NOTIN);
         }
     }
     a->s.cw[k] = (uint8_t)w;
@@ -310,9 +301,9 @@ VSG_HD int64_t rcs_seg(const rc_args *a, int64_t k)
             double qx = 0.5 * (R[0] + R[2]), qy = 0.5 * (R[1] + R[3]);
             int e = rcs_pip_edge(ax, ay, bx, by, qx, qy);
             if (e == 2)
-                RC_OR_U32(a->s.rflag + r, RCR_ON);
+                VSG_OR_U32(a->s.rflag + r, RCR_ON);
             else if (e == 1)
-                RC_XOR_U32(a->s.rflag + r, RCR_PIP);
+                VSG_XOR_U32(a->s.rflag + r, RCR_PIP);
             if (ax == vsg_double_of_ord(a->s.rmin[4 * r]))
                 VSG_ORD_MIN(a->s.rmin + 4 * r + 1, vsg_ord_of(ay));
         }
@@ -393,7 +384,7 @@ VSG_HD int64_t rcs_ring2(const rc_args *a, int64_t r)
             pf |= RCP_HOLE_NOT_INT;
     }
     if (pf)
-        RC_OR_U32(a->s.pflag + p, pf);
+        VSG_OR_U32(a->s.pflag + p, pf);
     return 1;
 }
 
@@ -572,7 +563,7 @@ VSG_HD int64_t rcs_weight(const rc_args *a, int64_t c)
          * steps check) */
         a->s.cmix[L] = 1;
         a->s.any_mixed[0] = 1;
-        RC_OR_U32(a->s.pflag + rcs_end_part(a, 2 * c), RCP_MIXED);
+        VSG_OR_U32(a->s.pflag + rcs_end_part(a, 2 * c), RCP_MIXED);
     }
     a->s.hs[c] = L == c;
     /* points the chain emits: (entry) inner vertices, exit, corners; a
@@ -770,7 +761,7 @@ VSG_HD int64_t rcs_hray(const rc_args *a, int64_t r)
     b[1] = b[3] = v->y[k];
     b[2] = a->rect[2];
     a->s.any_multi[0] = 1;
-    RC_OR_U32(a->s.pflag + p, RCP_MULTI);
+    VSG_OR_U32(a->s.pflag + p, RCP_MULTI);
     return 1;
 }
 
@@ -844,7 +835,7 @@ VSG_HD int64_t rcs_hcross(const rc_args *a, int64_t i)
         if (e == 2)
             rcs_slow(a, a->s.ring_geom[r]);
         else if (e == 1)
-            RC_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[c] + 1);
+            VSG_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[c] + 1);
     }
     return k1 - k0;
 }
@@ -886,7 +877,7 @@ VSG_HD int64_t rcs_hwalk(const rc_args *a, int64_t r)
     int64_t j = lo > q0 ? lo - 1 : q1 - 1;   /* none: the last, cyclically */
     int64_t e = a->s.sval[j];
     if (e & 1)
-        RC_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[e >> 1] + 1);
+        VSG_XOR_U64(a->s.hacc + r, (uint64_t)a->s.lab[e >> 1] + 1);
     return 64;
 }
 
