@@ -15,6 +15,7 @@
 #if defined(__CUDA_ARCH__)
 #define VSG_OR_U32(p, v) atomicOr((unsigned int *)(p), (unsigned int)(v))
 #define VSG_XOR_U32(p, v) atomicXor((unsigned int *)(p), (unsigned int)(v))
+#define VSG_XOR_U64(p, v) atomicXor((unsigned long long *)(p), (unsigned long long)(v))
 #define VSG_ADD_U32(p, v) atomicAdd((unsigned int *)(p), (unsigned int)(v))
 #define VSG_ADD_I64(p, v) \
     ((int64_t)atomicAdd((unsigned long long *)(p), (unsigned long long)(int64_t)(v)))
@@ -23,6 +24,7 @@
 #else
 #define VSG_OR_U32(p, v) (*(p) |= (uint32_t)(v))
 #define VSG_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
+#define VSG_XOR_U64(p, v) (*(p) ^= (uint64_t)(v))
 #define VSG_ADD_U32(p, v) (*(p) += (uint32_t)(v))
 #define VSG_ADD_I64(p, v) (*(p) += (int64_t)(v))
 #define VSG_MIN_U64(p, v) (*(p) = (uint64_t)(v) < *(p) ? (uint64_t)(v) : *(p))

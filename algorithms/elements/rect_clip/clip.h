@@ -1,6 +1,10 @@
 /*
- * rect_clip.h - the per-geometry work of vsg_stage_rect_clip, one call per
- * geometry and pass, identical on the host and the device:
+ * clip.h - the per-geometry path of vsg_stage_rect_clip, one call per
+ * geometry and pass, identical on the host and the device. The stage runs
+ * rows segment-parallel (elements/rect_clip/seg.h); this path walks the
+ * few rows that path leaves to it (degenerate polygons, the rows it would
+ * defer: docs/rect-clip.md) and gives rows that need no clip their kind
+ * (rc_kind_of) and counts:
  *
  *   rc_prepare  what the row needs (null, empty, the input as it is, a
  *               clip, or the CPU engine) and, for a polygon clip, how many
@@ -24,6 +28,7 @@
 #include "elements/box.h"
 #include "elements/col_view.h"
 #include "elements/rect_clip/poly.h"
+#include "elements/rect_clip/seg_args.h"
 
 /* the passes (one launch each on the GPU) */
 enum { VSG_RC_PASS_PREPARE = 0, VSG_RC_PASS_COUNT = 1, VSG_RC_PASS_FILL = 2 };
@@ -49,10 +54,13 @@ typedef struct {
     uint8_t *o_type, *o_flags;
     int64_t *o_part_ring, *o_ring_coord;
     double *o_x, *o_y;
+    /* the segment-parallel path (elements/rect_clip/seg.h) */
+    rc_seg_args s;
 } rc_args;
 
 
-VSG_HD void rc_prepare(const rc_args *a, int64_t g)
+/* What row g needs (RC_K_*), from its flags, type and box: O(1). */
+VSG_HD int rc_kind_of(const rc_args *a, int64_t g)
 {
     const vsg_col_view *v = &a->in;
     const double *r = a->rect;
@@ -74,6 +82,18 @@ VSG_HD void rc_prepare(const rc_args *a, int64_t g)
         k = RC_K_CPU;    /* GEOSClipByRect refuses a rectangle with no area */
     else
         k = RC_K_CLIP;
+    return k;
+}
+
+/* The per-geometry path's prepare (rows the segment-parallel path leaves
+ * to it): the kind, and for a polygon clip the chain ends its scratch
+ * must hold. Walks the geometry. */
+VSG_HD void rc_prepare(const rc_args *a, int64_t g)
+{
+    const vsg_col_view *v = &a->in;
+    const double *r = a->rect;
+    int dim = vsg_gt_dimension(v->type[g]);
+    int k = rc_kind_of(a, g);
     int64_t ends = 0;
     if (k == RC_K_CLIP && dim == 2) {
         for (int64_t p = v->geom_part[g]; p < v->geom_part[g + 1]; p++)
@@ -218,17 +238,9 @@ VSG_HD void rc_fill(const rc_args *a, int64_t g)
     } else if (k == RC_K_EMPTY || (k == RC_K_CLIP && np == 0)) {
         flags = VSG_GF_EMPTY;
     } else if (k == RC_K_COPY) {
-        int64_t p0 = v->geom_part[g], p1 = v->geom_part[g + 1];
-        int64_t ir0 = v->part_ring[p0], ir1 = v->part_ring[p1];
-        int64_t ic0 = v->ring_coord[ir0], ic1 = v->ring_coord[ir1];
-        for (int64_t p = p0; p < p1; p++)
-            a->o_part_ring[part0 + (p - p0) + 1] = ring0 + (v->part_ring[p + 1] - ir0);
-        for (int64_t ri = ir0; ri < ir1; ri++)
-            a->o_ring_coord[ring0 + (ri - ir0) + 1] = coord0 + (v->ring_coord[ri + 1] - ic0);
-        for (int64_t c = ic0; c < ic1; c++) {
-            a->o_x[coord0 + (c - ic0)] = v->x[c];
-            a->o_y[coord0 + (c - ic0)] = v->y[c];
-        }
+        /* the row as it is: its parts, rings and coordinates are copied
+         * by the per-part, per-ring and per-coordinate fill items
+         * (elements/rect_clip/seg.h) */
     } else if (k == RC_K_CLIP) {
         rc_out o;
         rc_out_init(&o, RC_FILL);

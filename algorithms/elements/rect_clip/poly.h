@@ -446,6 +446,39 @@ VSG_HD int rc_cycle_touches(const rc_poly_ctx *c, int64_t first)
     return 0;
 }
 
+/* Whether output ring (first chain `first`) has chains of two input rings. */
+VSG_HD int rc_cycle_mixed(const rc_poly_ctx *c, int64_t first)
+{
+    int64_t ch = first;
+    do {
+        if (c->ends[2 * ch].ring != c->ends[2 * first].ring)
+            return 1;
+        ch = c->aux[2 * ch + 1];
+    } while (ch != first);
+    return 0;
+}
+
+/* Whether a vertex of input ring r lies on output ring (first chain
+ * `first`); 1 also when the budget of point-ring tests runs out. A hole
+ * strictly inside touching a ring made of chains of several input rings
+ * may touch it twice (each touching one of the rings it joins), which
+ * would cut the output polygon's interior: such rows are deferred. */
+VSG_HD int rc_hole_on_cycle(const rc_poly_ctx *c, int64_t first, int64_t r, int64_t *budget)
+{
+    rc_out o;
+    rc_out_init(&o, RC_COUNT);
+    rc_ring_begin(&o);
+    rc_emit_cycle(c, first, &o);
+    int64_t k0 = c->v->ring_coord[r], k1 = c->v->ring_coord[r + 1];
+    *budget -= (k1 - k0) * (o.n_coords + 1);
+    if (*budget < 0)
+        return 1;
+    for (int64_t k = k0; k + 1 < k1; k++)
+        if (rc_pip(c, first, -1, c->v->x[k], c->v->y[k]) < 0)
+            return 1;
+    return 0;
+}
+
 /* Polygon (part p) in COUNT or FILL mode; *cursor: this part's first end
  * in the geometry's scratch, advanced past them. */
 VSG_HD void rc_poly_part(rc_poly_ctx *c, int64_t p, rc_out *o, int64_t *cursor)
@@ -511,6 +544,16 @@ VSG_HD void rc_poly_part(rc_poly_ctx *c, int64_t p, rc_out *o, int64_t *cursor)
                         return;
                     }
                     c->ring_cls[ri] = L;
+                }
+            int64_t budget = (int64_t)1 << 22;
+            for (int64_t ri = r0 + 1; ri < r1; ri++)
+                if (c->ring_cls[ri] >= 0) {
+                    int64_t fc = rc_cycle_first(&pc, m, c->ring_cls[ri], 0);
+                    if (fc < 0 || (rc_cycle_mixed(&pc, fc) &&
+                                   rc_hole_on_cycle(&pc, fc, ri, &budget))) {
+                        o->err = 1;
+                        return;
+                    }
                 }
         } else {
             int32_t d;
