@@ -70,9 +70,8 @@ done:
     return st;
 }
 
-/* The settled groups' WKB. */
-static vsg_status write_groups(vsg_engine *e, cov_run *r, int64_t n_groups,
-                               vsg_group_union_out *out)
+/* The settled groups' WKB (VSG_ERR_NOMEM: the caller reports it). */
+static vsg_status write_groups(cov_run *r, int64_t n_groups, vsg_group_union_out *out)
 {
     for (int64_t g = 0; g < n_groups; g++) {
         if (!out->ok[g])
@@ -80,7 +79,7 @@ static vsg_status write_groups(vsg_engine *e, cov_run *r, int64_t n_groups,
         size_t sz = vsg_columnar_wkb_size(&r->out, g);
         out->wkb[g] = vsg_malloc(sz ? sz : 1);
         if (!out->wkb[g])
-            return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+            return VSG_ERR_NOMEM;
         vsg_columnar_write_wkb(&r->out, g, out->wkb[g]);
         out->size[g] = sz;
     }
@@ -111,11 +110,11 @@ static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t 
                        "members, members inside members, T-junctions, Z) dissolved by GEOS");
 }
 
-/* The union on x (GPU: the statement's backend; else a private host one). */
-static vsg_status union_on(vsg_engine *e, vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
-                           const int64_t *group_of, int64_t n_groups, vsg_group_union_out *out)
+/* The union on x (GPU: the statement's backend; else a private host one),
+ * without touching the engine (host batches run it on several threads). */
+static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
+                             const int64_t *group_of, int64_t n_groups, vsg_group_union_out *out)
 {
-    double t0 = vsg_now_s();
     cov_run r;
     memset(&r, 0, sizeof r);
     r.x = x;
@@ -129,20 +128,135 @@ static vsg_status union_on(vsg_engine *e, vsg_exec *x, int on_gpu, const vsg_wkb
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK)
         st = run_stage(&r, group_of, n_groups, out->ok);
-    vsg_exec_flush_profile(x, e->profile);
     if (st == VSG_OK)
-        st = write_groups(e, &r, n_groups, out);
+        st = write_groups(&r, n_groups, out);
     if (st != VSG_OK)
         memset(out->ok, 0, (size_t)n_groups);
-    if (st == VSG_OK && on_gpu && !out->parts_of_groups)
-        count_gpu(e, group_of, members->count, n_groups, out->ok);
+    run_free(&r);
+    return st;
+}
+
+static void note_settled(vsg_engine *e, int on_gpu, double t0, const vsg_wkb_array *members,
+                         int64_t n_groups, const vsg_group_union_out *out)
+{
     int64_t settled = 0;
     for (int64_t g = 0; g < n_groups; g++)
         settled += out->ok[g];
     vsg_profile_add(e->profile, out->parts_of_groups ? "chunk_union" : "group_union",
-                    on_gpu ? "GPU" : "CPU", vsg_now_s() - t0,
-                    (int64_t)members->count, settled, 0, 0, 0);
-    run_free(&r);
+                    on_gpu ? "GPU" : "CPU", vsg_now_s() - t0, (int64_t)members->count, settled,
+                    0, 0, 0);
+}
+
+/* ---- the CPU engine: groups in batches, one host backend per thread ------
+ * Each group's union depends on its own members only (in input order), so
+ * any batching gives the same output; batches are consecutive group ranges
+ * of about equal WKB bytes, one per worker. */
+typedef struct {
+    const vsg_wkb_array *members;
+    const int64_t *group_of;
+    vsg_group_union_out *out;
+    const int64_t *g_first;      /* batch b: groups [g_first[b], g_first[b+1])   */
+    const size_t *m_first;       /* batch b: members order[m_first[b] .. [b+1])  */
+    const size_t *order;         /* members by batch, input order within          */
+    vsg_exec **x;
+    vsg_status *st;
+} host_batches;
+
+static void batch_task(void *vp, size_t b, int wid)
+{
+    (void)wid;
+    host_batches *h = vp;
+    size_t m0 = h->m_first[b], n = h->m_first[b + 1] - m0;
+    int64_t g0 = h->g_first[b], ng = h->g_first[b + 1] - g0;
+    const unsigned char **wkb = vsg_malloc((n ? n : 1) * sizeof *wkb);
+    size_t *size = vsg_malloc((n ? n : 1) * sizeof *size);
+    int64_t *grp = vsg_malloc((n ? n : 1) * sizeof *grp);
+    vsg_status st = wkb && size && grp ? VSG_OK : VSG_ERR_NOMEM;
+    if (st == VSG_OK && vsg_exec_create_host(&h->x[b]) != VSG_OK)
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK && n > 0) {
+        for (size_t k = 0; k < n; k++) {
+            size_t i = h->order[m0 + k];
+            wkb[k] = h->members->wkb[i];
+            size[k] = h->members->size[i];
+            grp[k] = h->group_of[i] - g0;
+        }
+        vsg_wkb_array sub = {n, wkb, size};
+        vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
+                                 h->out->parts_of_groups};
+        st = union_core(h->x[b], 0, &sub, grp, ng, &o);
+    }
+    h->st[b] = st;
+    free(wkb);
+    free(size);
+    free(grp);
+}
+
+static vsg_status union_on_host(vsg_engine *e, const vsg_wkb_array *members,
+                                const int64_t *group_of, int64_t n_groups,
+                                vsg_group_union_out *out)
+{
+    double t0 = vsg_now_s();
+    size_t n = members->count, G = (size_t)n_groups;
+    size_t T = (size_t)vsg_engine_num_threads(e);
+    T = T < 1 ? 1 : T > G ? (G ? G : 1) : T;
+    int64_t *g_first = vsg_calloc(T + 1, sizeof *g_first);
+    size_t *m_first = vsg_calloc(T + 2, sizeof *m_first);
+    size_t *order = vsg_malloc((n ? n : 1) * sizeof *order);
+    size_t *weight = vsg_calloc(G + 1, sizeof *weight);
+    size_t *batch = vsg_malloc((G ? G : 1) * sizeof *batch);
+    vsg_exec **x = vsg_calloc(T, sizeof *x);
+    vsg_status *bst = vsg_calloc(T, sizeof *bst);
+    vsg_status st = VSG_OK;
+    if (!g_first || !m_first || !order || !weight || !batch || !x || !bst) {
+        st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    /* consecutive group ranges of about equal bytes */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        weight[group_of[i]] += members->size[i];
+    for (size_t g = 0; g < G; g++)
+        total += weight[g];
+    size_t b = 0, acc = 0;
+    for (size_t g = 0; g < G; g++) {
+        batch[g] = b;
+        acc += weight[g];
+        if (b + 1 < T && acc * T >= total * (b + 1))
+            g_first[++b] = (int64_t)g + 1;
+    }
+    for (size_t k = b + 1; k <= T; k++)
+        g_first[k] = n_groups;
+    /* members by batch, a counting sort that keeps input order */
+    for (size_t i = 0; i < n; i++)
+        m_first[batch[group_of[i]] + 2]++;
+    for (size_t k = 0; k < T; k++)
+        m_first[k + 2] += m_first[k + 1];
+    for (size_t i = 0; i < n; i++)
+        order[m_first[batch[group_of[i]] + 1]++] = i;
+    host_batches h = {members, group_of, out, g_first, m_first, order, x, bst};
+    vsg_pool_run(e->pool, T, batch_task, &h);
+    for (size_t k = 0; k < T; k++) {
+        if (x[k])
+            vsg_exec_flush_profile(x[k], e->profile);
+        if (bst[k] != VSG_OK && st == VSG_OK)
+            st = vsg_engine_fail(e, bst[k], -1, -1, "coverage union: %s",
+                                 bst[k] == VSG_ERR_NOMEM || !x[k] ? "out of memory"
+                                                                   : vsg_exec_last_error(x[k]));
+    }
+    if (st == VSG_OK)
+        note_settled(e, 0, t0, members, n_groups, out);
+done:
+    for (size_t k = 0; x && k < T; k++)
+        if (x[k])
+            vsg_exec_destroy(x[k]);
+    free(g_first);
+    free(m_first);
+    free(order);
+    free(weight);
+    free(batch);
+    free(x);
+    free(bst);
     return st;
 }
 
@@ -155,21 +269,20 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
     if (st != VSG_OK)
         return st;   /* strict GPU mode and no device: the statement fails */
     if (x) {
-        st = union_on(e, x, 1, members, group_of, n_groups, out);
-        if (st == VSG_OK)
+        double t0 = vsg_now_s();
+        st = union_core(x, 1, members, group_of, n_groups, out);
+        vsg_exec_flush_profile(x, e->profile);
+        if (st == VSG_OK) {
+            if (!out->parts_of_groups)
+                count_gpu(e, group_of, members->count, n_groups, out->ok);
+            note_settled(e, 1, t0, members, n_groups, out);
             return VSG_OK;
+        }
         /* the pipeline's failure rule: strict fails; AUTO re-runs on the
          * CPU engine, whose first step is this union on the host */
         st = vsg_gpu_fallback(e, st, (int64_t)members->count, "coverage union");
         if (st != VSG_OK)
             return st;
     }
-    if (vsg_exec_create_host(&x) != VSG_OK)
-        return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-    st = union_on(e, x, 0, members, group_of, n_groups, out);
-    if (st != VSG_OK)
-        st = vsg_engine_fail(e, st, -1, -1, "coverage union: %s",
-                             st == VSG_ERR_NOMEM ? "out of memory" : vsg_exec_last_error(x));
-    vsg_exec_destroy(x);
-    return st;
+    return union_on_host(e, members, group_of, n_groups, out);
 }
