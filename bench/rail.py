@@ -60,7 +60,9 @@ def parse_args(argv):
                           "for another target is regenerated")
     eng = ap.add_argument_group("engines")
     eng.add_argument("--engines", default="",
-                     help="comma list of %s (default all)" % ",".join(e.key for e in engines.ENGINES))
+                     help="comma list of %s (default all); KEY@OP[+OP...] runs KEY only on "
+                          "those operations (vsgpu-cpu-1@dissolve)" % ",".join(
+                              e.key for e in engines.ENGINES))
     eng.add_argument("--reference", default="vsgpu-cpu-1",
                      help="engine whose answer the others are compared with (default "
                           "%(default)s; vsgpu-cpu-all when it is not run)")
@@ -315,15 +317,25 @@ def main(argv=None):
     if not os.path.isfile(os.path.join(plugin_dir, "ogr_VSGPU.so")):
         log("warning: no ogr_VSGPU.so in %s: the VSGPU rows will fail" % plugin_dir)
 
-    sel_keys = _csv(args.engines) or [e.key for e in engines.ENGINES]
+    sel_keys, only_ops = [], {}
+    for item in _csv(args.engines) or [e.key for e in engines.ENGINES]:
+        key, _, ops = item.partition("@")
+        sel_keys.append(key)
+        if ops:
+            only_ops[key] = set(ops.split("+"))
+            bad = only_ops[key] - set(engines.ALL_OPS)
+            if bad:
+                raise SystemExit("unknown operation(s) in %s: %s" % (item, ", ".join(sorted(bad))))
     unknown = [k for k in sel_keys if k not in engines.BY_KEY]
     if unknown:
         raise SystemExit("unknown engine(s): %s" % ", ".join(unknown))
     ref_key = args.reference
     if ref_key not in engines.BY_KEY or not engines.BY_KEY[ref_key].reference_ok:
         raise SystemExit("the reference must be vsgpu-cpu-1 or vsgpu-cpu-all")
-    if ref_key not in sel_keys:
-        ref_key = next((k for k in ("vsgpu-cpu-1", "vsgpu-cpu-all") if k in sel_keys), None)
+    if ref_key not in sel_keys or ref_key in only_ops:
+        # the reference answers every workload: not one restricted by @
+        ref_key = next((k for k in ("vsgpu-cpu-1", "vsgpu-cpu-all")
+                        if k in sel_keys and k not in only_ops), None)
         if ref_key is None:
             raise SystemExit("no reference engine: run vsgpu-cpu-1 or vsgpu-cpu-all")
         log("reference: %s (%s is not run)" % (ref_key, args.reference))
@@ -414,7 +426,7 @@ def main(argv=None):
                 for w in ws:
                     for key in keys:
                         eng = engines.BY_KEY[key]
-                        if not eng.runs(w["op"]):
+                        if not eng.runs(w["op"]) or w["op"] not in only_ops.get(key, (w["op"],)):
                             continue
                         skip = None
                         if (key, w["name"]) in timed_out_at:

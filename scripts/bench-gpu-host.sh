@@ -30,11 +30,15 @@
 #   tiled         alone (another scale beside it is refused); 1 repeat, 120 s
 #                 per run; only the VSGPU engines, CPU on all cores (the
 #                 reference) and GPU, and the copy floor: GDAL's rows do not
-#                 change with our code.
+#                 change with our code. The dissolves (tiled_counties_by_state,
+#                 tiled_counties_nation, tiled_overlap) also get the CPU
+#                 engine on 1 thread (vsgpu-cpu-1@dissolve: those workloads
+#                 only) and vsgpu-cpu-all-geos (dissolve only: GEOS alone,
+#                 VSGPU_COVERAGE_UNION=NO, beside the coverage union).
 #                 VSGPU_BENCH_TILED_ENGINES=a,b picks others (e.g. add
 #                 vsgpu-cpu-1,gdal-algebra,sqlite,ogr2ogr-clipsrc; with
-#                 vsgpu-cpu-1 in it, that is the reference; copy is added
-#                 when it is not in the list). The vertex target
+#                 vsgpu-cpu-1 in it, unrestricted, that is the reference;
+#                 copy is added when it is not in the list). The vertex target
 #                 is VSGPU_TILED_VERTICES (default 10000000), read by the
 #                 generator (bench/workloads/tiled.py).
 # Every call runs the copy engine (a plain ogr2ogr of each workload's inputs:
@@ -58,7 +62,7 @@ for f in "$plugin/ogr_VSGPU.so" "$tools/vsgbench_measure" "$tools/vsgbench_algeb
 done
 case ",$scales," in
   ,tiled,)
-    engines=${VSGPU_BENCH_TILED_ENGINES:-vsgpu-cpu-all,vsgpu-gpu,copy}
+    engines=${VSGPU_BENCH_TILED_ENGINES:-vsgpu-cpu-all,vsgpu-cpu-1@dissolve,vsgpu-cpu-all-geos,vsgpu-gpu,copy}
     ref=vsgpu-cpu-all
     case ",$engines," in *,vsgpu-cpu-1,*) ref=vsgpu-cpu-1 ;; esac
     case ",$engines," in *,copy,*) ;; *) engines="$engines,copy" ;; esac

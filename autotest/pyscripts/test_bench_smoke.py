@@ -57,6 +57,18 @@ def _lay(path, layer):
             "rtree": None}
 
 
+def test_geos_only_engine_is_the_all_threads_cpu_engine_without_coverage_union():
+    geos = engines.BY_KEY["vsgpu-cpu-all-geos"]
+    assert geos.ops == ("dissolve",) and not geos.reference_ok and not geos.floor
+    assert geos.key in engines.VSGPU_KEYS
+    w = {"op": "dissolve", "input": _lay("/d/w.gpkg", "counties"), "method": None,
+         "key_expr": "tile", "key_field": "tile"}
+    ctx = {"ogr2ogr": "ogr2ogr", "plugin_dir": "/p"}
+    a, _ = geos.build(ctx, w, "/o/out.gpkg", None)
+    b, _ = engines.BY_KEY["vsgpu-cpu-all"].build(ctx, w, "/o/out.gpkg", None)
+    assert a == b + ["--config", "VSGPU_COVERAGE_UNION", "NO"]
+
+
 def test_copy_engine_copies_what_the_operation_reads(tmp_path):
     ctx = {"ogr2ogr": "ogr2ogr"}
     copy = engines.BY_KEY["copy"]
@@ -175,6 +187,11 @@ def test_sql_of_each_engine():
          "method": None, "key_expr": "substr(id, 1, 2)", "key_field": "st"}
     assert engines.vsgpu_sql(w) == ("SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom "
                                     "FROM counties GROUP BY 1")
+    # tiled dissolves: leading key columns (tile), each copy's groups its own
+    w2 = dict(w, key_lead=["tile"])
+    assert engines.vsgpu_sql(w2) == ("SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom "
+                                     "FROM counties GROUP BY 1, 2")
+    assert engines.sqlite_sql(w2) == engines.vsgpu_sql(w2)
     li = {"layer": "a b", "geom": "geom", "fid": "fid", "fields": ["id"], "rtree": "rtree_a b_geom",
           "path": "/x.gpkg"}
     lm = dict(li, layer="m", rtree="rtree_m_geom", path="/y.gpkg")

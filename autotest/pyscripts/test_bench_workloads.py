@@ -295,7 +295,8 @@ def test_real_workloads_use_data_in_place_with_counts_gdal_agrees_with(real):
 
 TILED_VERTICES = 150000   # k = 2 everywhere: fast, and every copy offset seen
 TILED = ["tiled_counties_x_states", "tiled_counties_clip_states",
-         "tiled_nybb_x_grid", "tiled_nybb_clip_rect", "tiled_counties_clip_rect"]
+         "tiled_nybb_x_grid", "tiled_nybb_clip_rect", "tiled_counties_clip_rect",
+         "tiled_counties_by_state", "tiled_counties_nation", "tiled_overlap"]
 
 
 @pytest.fixture(scope="module")
@@ -322,16 +323,23 @@ def test_tiled_manifest_counts_crs_and_target(tiled):
                    "tiled_counties_clip_states": "clip",
                    "tiled_nybb_x_grid": "intersection",
                    "tiled_nybb_clip_rect": "clip_rect",
-                   "tiled_counties_clip_rect": "clip_rect"}
+                   "tiled_counties_clip_rect": "clip_rect",
+                   "tiled_counties_by_state": "dissolve",
+                   "tiled_counties_nation": "dissolve",
+                   "tiled_overlap": "dissolve"}
+    keys = {w["name"]: ([] if w["op"] != "dissolve" else w["group_lead"])
+            + [w["group_expr"] or w["group_by"]] for w in m["workloads"]}
+    assert keys["tiled_counties_by_state"] == ["tile", "substr(id, 1, 2)"]
+    assert keys["tiled_counties_nation"] == ["tile"]
+    assert keys["tiled_overlap"] == ["tile", "substr(id, 1, 2)"]
     for w in m["workloads"]:
-        assert set(w) == KEYS, w["name"]
+        assert set(w) == KEYS | {"group_lead"}, w["name"]
         assert w["input"]["path"].startswith(str(out) + os.sep)
         assert (w["rect"] is not None) == (w["op"] == "clip_rect")
         assert w["input_vertices"] + w["method_vertices"] >= TILED_VERTICES
-        src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg"}[
-            w["input"]["layer"]]
-        sds, slyr = _open_layer({"path": str(REPO / "data" / src),
-                                 "layer": w["input"]["layer"]})
+        slayer = {"overlap": "counties"}.get(w["input"]["layer"], w["input"]["layer"])
+        src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg"}[slayer]
+        sds, slyr = _open_layer({"path": str(REPO / "data" / src), "layer": slayer})
         for role, ref in _layers(w):
             assert _counts(ref) == (w[role + "_features"], w[role + "_vertices"]), \
                 (w["name"], role)
@@ -344,6 +352,39 @@ def test_tiled_manifest_counts_crs_and_target(tiled):
     w = {w["name"]: w for w in m["workloads"]}
     assert w["tiled_counties_x_states"]["input"] == w["tiled_counties_clip_states"]["input"]
     assert w["tiled_nybb_x_grid"]["input"] == w["tiled_nybb_clip_rect"]["input"]
+    # the coverage dissolves read the overlays' counties (same source and k)
+    assert w["tiled_counties_by_state"]["input"] == w["tiled_counties_clip_rect"]["input"]
+    assert w["tiled_counties_nation"]["input"] == w["tiled_counties_clip_rect"]["input"]
+
+
+def test_tiled_overlap_is_the_counties_and_their_translated_copy(tiled):
+    _, m = tiled
+    w = next(w for w in m["workloads"] if w["name"] == "tiled_overlap")
+    assert w["input"]["layer"] == "overlap"
+    c = next(w for w in m["workloads"] if w["name"] == "tiled_counties_by_state")
+    ds, lyr = _open_layer(w["input"])
+    feats = [(f.GetField("id"), f.GetField("tile"), f.GetField("shifted"),
+              f.GetGeometryRef().Clone()) for f in lyr]
+    cds, clyr = _open_layer(c["input"])
+    n = 3230                              # counties of one copy
+    k2 = len(feats) // (2 * n)
+    assert len(feats) == 2 * n * k2 and k2 >= 1
+    first = feats[:2 * n]
+    assert all(t == 0 for _, t, _, _ in first)
+    assert [s for _, _, s, _ in first] == [0] * n + [1] * n
+    assert [i for i, _, _, _ in first[:n]] == [i for i, _, _, _ in first[n:]]
+    # set 0 is the counties; set 1 the same shapes translated by (d, d),
+    # d a fraction of a typical county size: the two sets overlap
+    src = [f.GetGeometryRef().Clone() for f in clyr if f.GetField("tile") == 0]
+    assert all(a.ExportToIsoWkb() == b.ExportToIsoWkb()
+               for a, (_, _, _, b) in zip(src, first[:n]))
+    e0, e1 = first[0][3].GetEnvelope(), first[n][3].GetEnvelope()
+    d = e1[0] - e0[0]
+    assert d > 0 and e1[2] - e0[2] == pytest.approx(d)
+    # (a few source counties are invalid: GEOS answers None for those)
+    inter = [a.Intersection(b) for (_, _, _, a), (_, _, _, b) in zip(first[:n], first[n:])]
+    overlapping = sum(1 for g in inter if g is not None and g.GetArea() > 0)
+    assert overlapping > 0.9 * n
 
 
 def test_tiled_copies_are_the_source_translated(tiled):

@@ -8,6 +8,9 @@ R-tree build of the output is no one's cost):
   vsgpu-cpu-1     ogr2ogr -dialect VSGPU on VSGPU:<input>, VSGPU_EXECUTION_MODE=CPU,
                   VSGPU_NUM_THREADS=1 (the reference of the correctness check)
   vsgpu-cpu-all   the same with VSGPU_NUM_THREADS=ALL_CPUS
+  vsgpu-cpu-all-geos  dissolve only: vsgpu-cpu-all with VSGPU_COVERAGE_UNION=NO,
+                  every group unioned by GEOS (the path before the exact
+                  coverage union), to measure beside it
   vsgpu-gpu       the same with VSGPU_EXECUTION_MODE=GPU: the statement fails
                   when the GPU cannot run it, and the rail records why
   gdal-algebra    GDAL's OGR_L_Intersection / OGR_L_Clip (OGRLayer::Intersection
@@ -89,8 +92,11 @@ def _dissolve_sql(w):
     g = q(w["input"]["geom"])
     if w["key_expr"] is None:
         return "SELECT ST_Union(%s) AS %s FROM %s" % (g, g, q(w["input"]["layer"]))
-    return "SELECT %s AS %s, ST_Union(%s) AS %s FROM %s GROUP BY 1" % (
-        w["key_expr"], q(w["key_field"]), g, g, q(w["input"]["layer"]))
+    lead = w.get("key_lead") or []
+    cols = "".join("%s, " % q(c) for c in lead)
+    by = ", ".join(str(i + 1) for i in range(len(lead) + 1))
+    return "SELECT %s%s AS %s, ST_Union(%s) AS %s FROM %s GROUP BY %s" % (
+        cols, w["key_expr"], q(w["key_field"]), g, g, q(w["input"]["layer"]), by)
 
 
 def sqlite_sql(w):
@@ -159,13 +165,13 @@ def _ogr2ogr_tail():
     return ["-nln", RESULT_LAYER, "-lco", "SPATIAL_INDEX=NO"]
 
 
-def _vsgpu(mode, threads):
+def _vsgpu(mode, threads, extra=()):
     def build(ctx, w, out, trace):
         argv = _ogr2ogr_head(ctx, out) + [
             "VSGPU:" + w["input"]["path"], "-dialect", "VSGPU", "-sql", vsgpu_sql(w)]
         argv += _ogr2ogr_tail()
         for k, v in (("VSGPU_EXECUTION_MODE", mode), ("VSGPU_NUM_THREADS", threads),
-                     ("VSGPU_SQL_FALLBACK", "NO"), ("VSGPU_PROFILE", trace)):
+                     ("VSGPU_SQL_FALLBACK", "NO"), ("VSGPU_PROFILE", trace)) + tuple(extra):
             argv += ["--config", k, v]
         return argv, {"GDAL_DRIVER_PATH": ctx["plugin_dir"]}
     return build
@@ -238,6 +244,8 @@ ENGINES = [
     Engine("vsgpu-cpu-1", "VSGPU CPU, 1 thread", ALL_OPS, _vsgpu("CPU", "1"), True),
     Engine("vsgpu-cpu-all", "VSGPU CPU, all threads", ALL_OPS,
            _vsgpu("CPU", "ALL_CPUS"), True),
+    Engine("vsgpu-cpu-all-geos", "VSGPU CPU, all threads, GEOS union", ("dissolve",),
+           _vsgpu("CPU", "ALL_CPUS", (("VSGPU_COVERAGE_UNION", "NO"),))),
     Engine("vsgpu-gpu", "VSGPU GPU", ALL_OPS, _vsgpu("GPU", "ALL_CPUS")),
     Engine("gdal-algebra", "OGRLayer::Intersection/Clip", ("intersection", "clip"),
            _algebra),
@@ -247,7 +255,7 @@ ENGINES = [
 ]
 
 BY_KEY = {e.key: e for e in ENGINES}
-VSGPU_KEYS = ("vsgpu-cpu-1", "vsgpu-cpu-all", "vsgpu-gpu")
+VSGPU_KEYS = ("vsgpu-cpu-1", "vsgpu-cpu-all", "vsgpu-cpu-all-geos", "vsgpu-gpu")
 FLOOR_KEY = "copy"
 
 # What a failed GPU-mode statement says when the GPU engine cannot run it

@@ -96,6 +96,10 @@ def load(path, only, tools_dir):
             "description": w.get("description", ""),
             "input": inp, "method": meth, "rect": w.get("rect"), "group_by": gb,
             "key_expr": key_expr, "key_field": key_field,
+            # group_lead: plain columns that lead the key (tiled: "tile", so
+            # that each copy's groups are its own); the check groups by
+            # key_field alone
+            "key_lead": list(w.get("group_lead") or []),
             "input_features": w.get("input_features"),
             "input_vertices": w.get("input_vertices"),
             "method_features": w.get("method_features"),

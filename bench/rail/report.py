@@ -216,7 +216,7 @@ def _workload_table(res):
     for w in res["workloads"]:
         meth = "%s: %s / %s" % (w["method"]["layer"], _int(w["method_features"]),
                                 _int(w["method_vertices"])) if w["method"] else (
-            "rect %s" % w["rect"] if w["rect"] else ("group by %s" % w["group_by"]
+            "rect %s" % w["rect"] if w["rect"] else ("group by %s" % ", ".join(w.get("key_lead", []) + [w["group_by"]])
                                                      if w["group_by"] else "all in one"))
         out.append("| %s | %s | %s | %s: %s / %s | %s | %s |" % (
             w["scale"], w["name"], w["op"], w["input"]["layer"], _int(w["input_features"]),

@@ -20,7 +20,9 @@ ymax] | null, "group_by": field | null, "group_expr": SQL | null,
 "description"}]}. Paths are absolute. "group_expr" is set only where the
 group key is an expression (the real counties -> states dissolve); the
 output field that holds it is then named "group_by". The tiled scale's
-manifest also has "tiled_vertices", the target it was made for.
+manifest also has "tiled_vertices", the target it was made for, and its
+workloads "group_lead": the plain columns that lead a dissolve's key
+(["tile"]: each copy's groups its own; [] otherwise).
 """
 import argparse
 import json

@@ -19,6 +19,12 @@ source is kept, plus `tile` (the copy number, j * k + i). The output is
 written with gpkg.write, in the source's CRS row, as MULTIPOLYGON layers
 (the 10 x 10 grid laid over each copy of the boroughs as POLYGON).
 
+The dissolves group by (tile, state), tile alone, and (tile, state) on
+"overlap": each copy's counties followed by the same counties translated by
+OVERLAP_SHIFT x a typical county size on each axis (attribute `shifted` 0 /
+1), so that members of a group overlap; "overlap" has twice the counties'
+vertices per copy, hence its own k.
+
 Workloads that tile the same source with the same k share one file,
 DIR/tiled_<source>_<k>x<k>.gpkg, holding the layers of every such workload
 of the scale (whatever --only selects, so the file is the same either way).
@@ -47,8 +53,12 @@ SOURCES = {
     "counties": ("us_atlas_counties_10m.gpkg", ("counties", "states")),
     "nybb": ("nybb.gpkg", ("nybb",)),
 }
-# layers written per group, in this order ("grid" is generated)
-LAYER_ORDER = {"counties": ("counties", "states"), "nybb": ("nybb", "grid")}
+# layers written per group, in this order ("grid" and "overlap" are generated)
+LAYER_ORDER = {"counties": ("counties", "states", "overlap"), "nybb": ("nybb", "grid")}
+# tiled_overlap: each copy's counties plus a second set of them translated by
+# this fraction of a typical county size (the median over the counties of
+# sqrt(bbox width x bbox height)) on each axis, in one layer
+OVERLAP_SHIFT = 0.3
 
 # name, op, source group, input layer, method layer or None, description
 _TILED = [
@@ -64,7 +74,26 @@ _TILED = [
     ("tiled_counties_clip_rect", "clip_rect", "counties", "counties", None,
      "US counties clipped by a rectangle over the central ~60 % of the tiled "
      "extent"),
+    ("tiled_counties_by_state", "dissolve", "counties", "counties", None,
+     "US counties dissolved by (tile, state): the states of every copy, each "
+     "its own group (a coverage)"),
+    ("tiled_counties_nation", "dissolve", "counties", "counties", None,
+     "US counties dissolved by tile: one nation-sized group per copy (a "
+     "coverage)"),
+    ("tiled_overlap", "dissolve", "counties", "overlap", None,
+     "US counties plus a second set of them translated by %d %% of a typical "
+     "county size, in one layer, dissolved by (tile, state): members of a "
+     "group overlap (not a coverage)" % round(OVERLAP_SHIFT * 100)),
 ]
+
+# dissolve keys: name -> (leading key columns, group_by, group_expr). The
+# key is (leading columns..., group_by); group_by is the output field of
+# group_expr when that is set (the state, substr(id, 1, 2)).
+DISSOLVE_KEYS = {
+    "tiled_counties_by_state": (["tile"], "st", "substr(id, 1, 2)"),
+    "tiled_counties_nation": ([], "tile", None),
+    "tiled_overlap": (["tile"], "st", "substr(id, 1, 2)"),
+}
 
 NAMES = [t[0] for t in _TILED]
 
@@ -285,6 +314,38 @@ class _Group:
                                                  ("row", "INTEGER", row),
                                                  ("col", "INTEGER", col)],
                                          0, self.srs_row)
+        if group == "counties":
+            self.shift = overlap_shift(self.layers["counties"].polys)
+            self.layers["overlap"] = overlap_layer(self.layers["counties"], self.shift)
+
+
+def overlap_shift(p):
+    """OVERLAP_SHIFT x the median of sqrt(bbox width x bbox height) over the
+    features of p."""
+    b = p.feature_bounds()
+    size = np.sqrt((b[:, 1] - b[:, 0]) * (b[:, 3] - b[:, 2]))
+    return OVERLAP_SHIFT * float(np.median(size))
+
+
+def concat(a, b):
+    """The features of a, then those of b, in one Polys."""
+    def cat(oa, ob, n):
+        return np.concatenate([oa, ob[1:] + n])
+    return Polys(np.concatenate([a.coords, b.coords]),
+                 cat(a.ring_off, b.ring_off, a.vertices),
+                 cat(a.part_off, b.part_off, len(a.ring_off) - 1),
+                 cat(a.feat_off, b.feat_off, len(a.part_off) - 1))
+
+
+def overlap_layer(src, shift):
+    """The counties, then the same counties translated by (shift, shift),
+    with every attribute of the source and `shifted` (0, 1)."""
+    p = src.polys
+    moved = Polys(p.coords + np.array([shift, shift]), p.ring_off, p.part_off, p.feat_off)
+    n = p.features
+    fields = [(name, ty, list(v) * 2) for name, ty, v in src.fields]
+    fields.append(("shifted", "INTEGER", [0] * n + [1] * n))
+    return Source(concat(p, moved), fields, 2 * src.dropped, src.srs_row)
 
 
 def _source_vertices():
@@ -295,6 +356,7 @@ def _source_vertices():
         for n in layers:
             out[(group, n)] = gpkg.layer_facts(path, n)["vertices"]
     out[("nybb", "grid")] = NYBB_GRID * NYBB_GRID * 5
+    out[("counties", "overlap")] = 2 * out[("counties", "counties")]
     return out
 
 
@@ -358,6 +420,9 @@ def generate_file(job, out):
         geom = "POLYGON" if ln == "grid" else "MULTIPOLYGON"
         desc = "%s, %d x %d translated copies (dx %r, dy %r)" % (ln, k, k, group.dx,
                                                                   group.dy)
+        if ln == "overlap":
+            desc = ("counties and the counties translated by (%r, %r) (shifted = 1), "
+                    % (group.shift, group.shift)) + desc
         glayers.append(gpkg.Layer(ln, geom, tiled[ln], _tiled_fields(src, k), desc))
     gpkg.write(path, glayers, srs_id=group.srs_row[1], srs_row=group.srs_row)
 
@@ -381,12 +446,17 @@ def generate_file(job, out):
                                              rect)
             text += ("; rectangle %s: %d copies inside, %d cut, %d outside "
                      "(by their extents)" % (["%.6g" % v for v in rect], ins, cut, outs))
+        lead, gb, gx = DISSOLVE_KEYS.get(name, ([], None, None))
+        if op == "dissolve":
+            text += "; group key (%s)" % ", ".join(lead + [gx or gb])
+            if inp == "overlap":
+                text += "; shift %.6g on each axis" % group.shift
         m = tiled[meth] if meth else None
         entries.append({
             "name": name, "op": op,
             "input": {"path": os.path.abspath(path), "layer": inp},
             "method": {"path": os.path.abspath(path), "layer": meth} if meth else None,
-            "rect": rect, "group_by": None, "group_expr": None,
+            "rect": rect, "group_by": gb, "group_expr": gx, "group_lead": lead,
             "input_features": p.features, "input_vertices": p.vertices,
             "method_features": m.features if m else 0,
             "method_vertices": m.vertices if m else 0,
