@@ -98,8 +98,15 @@ static void probe_cuda(void)
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
 #define VSG_CROSSOVER_OVERLAY_ROWS VSG_NO_CROSSOVER
 #endif
+/* ST_Union (dissolve): measured on the GPU host (H100, 16 cores,
+ * 2026-11-24, scripts/bench-dissolve.sh; docs/benchmarks.md, "Dissolve"):
+ * at 390,830 rows (10 M vertices of tiled US counties) the GPU pipeline
+ * took 3.07 s against the CPU engine's 3.77 s by state, and 4.07 s against
+ * 4.88 s into one nation per copy; at 3,231 rows it lost by its CUDA
+ * start-up (0.55 s against 0.25 s). No size in between was measured, so
+ * AUTO takes the GPU from the smallest size where it won. */
 #ifndef VSG_CROSSOVER_UNION_ROWS
-#define VSG_CROSSOVER_UNION_ROWS VSG_NO_CROSSOVER
+#define VSG_CROSSOVER_UNION_ROWS 390000
 #endif
 
 /* The operations with a GPU pipeline, and their crossover (rows). */
