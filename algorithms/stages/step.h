@@ -19,6 +19,50 @@ static inline int vsg_step_on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == V
 #define GPU_OR(call) return VSG_ERR_NO_GPU
 #endif
 
+/* The scratch arrays of one stage call, freed together (newest first). */
+typedef struct {
+    void *p[128];
+    int n;
+} vsg_scratch;
+
+/* *out = bytes of backend memory, remembered in s (0 bytes: a valid
+ * pointer all the same, so that offsets never read NULL). */
+static inline vsg_status vsg_scratch_alloc(vsg_exec *x, vsg_scratch *s, size_t bytes, void **out)
+{
+    *out = NULL;
+    if (s->n == (int)(sizeof s->p / sizeof s->p[0]))
+        return VSG_ERR_NOMEM;   /* more arrays than slots: a stage to split */
+    vsg_status st = vsg_exec_alloc(x, bytes ? bytes : 8, out);
+    if (st == VSG_OK)
+        s->p[s->n++] = *out;
+    return st;
+}
+
+static inline void vsg_scratch_free(vsg_exec *x, vsg_scratch *s)
+{
+    for (int k = s->n - 1; k >= 0; k--)
+        vsg_exec_free(x, s->p[k]);
+    s->n = 0;
+}
+
+/* Scans counts (n) into offs (n + 1) and reads the total: the allocation
+ * fence of count-then-fill. */
+static inline vsg_status vsg_scan_total(vsg_exec *x, const int64_t *counts, int64_t *offs,
+                                        int64_t n, int64_t *total)
+{
+    vsg_status st = vsg_exec_scan_i64(x, counts, offs, n);
+    return st == VSG_OK ? vsg_exec_read_i64(x, offs + n, total) : st;
+}
+
+/* The key bits a radix sort needs for values in [0, n). */
+static inline int vsg_bits_below(int64_t n)
+{
+    int b = 0;
+    while (b < 63 && ((int64_t)1 << b) < n)
+        b++;
+    return b;
+}
+
 #define TRY(call)                \
     do {                         \
         st = (call);             \

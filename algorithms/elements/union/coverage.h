@@ -43,6 +43,7 @@
 #include "elements/col_view.h"
 #include "elements/filter/bounds.h"
 #include "elements/filter/chunks.h"
+#include "elements/filter/grid.h"   /* vsg_grid_lower_bound */
 #include "elements/predicates.h"
 
 /* why a group leaves the fast path: bits of bad[group] */
@@ -119,20 +120,6 @@ VSG_HD uint64_t vsg_cov_seg_key(int64_t group, double ax, double ay, double bx, 
     h = vsg_cov_mix(h, vsg_cov_bits(ay));
     h = vsg_cov_mix(h, vsg_cov_bits(bx));
     return vsg_cov_fix(vsg_cov_mix(h, vsg_cov_bits(by)));
-}
-
-/* The first index q in [0, n) with a[q] >= key (n if none). */
-VSG_HD int64_t vsg_cov_lower_bound(const uint64_t *a, int64_t n, uint64_t key)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /* ---- step 1: the input, per geometry, ring and block of coordinates ---- */
@@ -435,7 +422,7 @@ VSG_HD int vsg_cov_at_node(const vsg_cov_r *R, int starts, int64_t g, double x, 
             if (++back > VSG_COV_MAX_DEGREE)
                 return -1;
     } else {
-        q = vsg_cov_lower_bound(key, R->n, h);
+        q = vsg_grid_lower_bound(key, R->n, h);
     }
     int n = 0;
     for (; q < R->n && key[q] == h; q++) {

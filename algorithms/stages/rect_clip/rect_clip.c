@@ -63,43 +63,10 @@ static vsg_status rc_step(vsg_exec *x, const rc_args *a, int step, int64_t n)
     return VSG_OK;
 }
 
-/* Scratch of one call, freed together. */
-typedef struct {
-    void *p[96];
-    int n;
-} rc_scratch;
-
-static vsg_status rc_alloc(vsg_exec *x, rc_scratch *s, size_t bytes, void **out)
-{
-    if (s->n == (int)(sizeof s->p / sizeof s->p[0]))
-        return vsg_exec_fail(x, VSG_ERR_NOMEM, "rect_clip: scratch table full");
-    vsg_status st = vsg_exec_alloc(x, bytes, out);
-    if (st == VSG_OK)
-        s->p[s->n++] = *out;
-    return st;
-}
-
-/* Scans counts (n) into offs (n + 1) and reads the total: the allocation
- * fence. */
-static vsg_status rc_scan_total(vsg_exec *x, const int64_t *counts, int64_t *offs, int64_t n,
-                                int64_t *total)
-{
-    vsg_status st = vsg_exec_scan_i64(x, counts, offs, n);
-    return st == VSG_OK ? vsg_exec_read_i64(x, offs + n, total) : st;
-}
-
-static int rc_bits(int64_t n)
-{
-    int b = 0;
-    while (b < 63 && ((int64_t)1 << b) < n)
-        b++;
-    return b;
-}
-
 #define RC_ALLOC(ptr, type, count)                                            \
     do {                                                                      \
         void *p_;                                                             \
-        st = rc_alloc(x, s, (size_t)(count) * sizeof(type), &p_);            \
+        st = vsg_scratch_alloc(x, s, (size_t)(count) * sizeof(type), &p_);            \
         if (st != VSG_OK)                                                     \
             return st;                                                        \
         (ptr) = (type *)p_;                                                   \
@@ -116,7 +83,7 @@ static int rc_bits(int64_t n)
  * at a point): chunks of coordinates, the candidates stage's join of
  * their boxes, one item per pair of chunks (16 x 16 point-segment tests).
  * The join is its own stage in the profile, between two rect_clip ones. */
-static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, rc_scratch *s)
+static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, vsg_scratch *s)
 {
     rc_seg_args *S = &a->s;
     vsg_status st;
@@ -142,7 +109,7 @@ static vsg_status rc_touch_check(vsg_exec *x, rc_args *a, rc_scratch *s)
  * the pieces it crosses come from the candidates stage's join of the rays'
  * boxes with chunk boxes, the boundary walk it ends on from a binary
  * search; then the holes sorted by owner give each its place. */
-static vsg_status rc_hole_owners(vsg_exec *x, rc_args *a, rc_scratch *s)
+static vsg_status rc_hole_owners(vsg_exec *x, rc_args *a, vsg_scratch *s)
 {
     rc_seg_args *S = &a->s;
     const int64_t NR = a->in.n_rings;
@@ -179,14 +146,14 @@ static vsg_status rc_hole_owners(vsg_exec *x, rc_args *a, rc_scratch *s)
         RC_TRY(rc_step(x, a, RCS_HWALK, NR));
     }
     RC_TRY(rc_step(x, a, RCS_HOWNER, NR));
-    RC_TRY(vsg_exec_sort_u64_i64(x, S->hkey, S->hval, NR, rc_bits(S->n_chains + 1)));
+    RC_TRY(vsg_exec_sort_u64_i64(x, S->hkey, S->hval, NR, vsg_bits_below(S->n_chains + 1)));
     RC_TRY(rc_step(x, a, RCS_HPOS, NR));
     RC_TRY(vsg_exec_scan_i64(x, S->hk2, S->s_hk2, NR));
     return VSG_OK;
 }
 
 /* The segment-parallel steps up to the output slots' scans. */
-static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
+static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, vsg_scratch *s)
 {
     rc_seg_args *S = &a->s;
     const int64_t NG = a->in.n_geoms, NP = a->in.n_parts, NR = a->in.n_rings,
@@ -226,7 +193,7 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
     RC_TRY(vsg_exec_scan_i64(x, S->fe, S->s_fe, NC));
     RC_TRY(vsg_exec_scan_i64(x, S->fk, S->s_fk, NC));
     int64_t nch = 0;
-    RC_TRY(rc_scan_total(x, S->fs, S->s_fs, NC, &nch));
+    RC_TRY(vsg_scan_total(x, S->fs, S->s_fs, NC, &nch));
     if (nch < 0 || nch > ((int64_t)1 << 40))
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "rect_clip: %lld chains", (long long)nch);
     S->n_chains = nch;
@@ -272,11 +239,11 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
          * by part and side */
         RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, 64));
         RC_TRY(rc_step(x, a, RCS_KEY2, 2 * nch));
-        RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, rc_bits(NP + 1) + 2));
+        RC_TRY(vsg_exec_sort_u64_i64(x, S->skey, S->sval, 2 * nch, vsg_bits_below(NP + 1) + 2));
         RC_TRY(rc_step(x, a, RCS_GROUP, 2 * nch));
         RC_TRY(rc_step(x, a, RCS_LINK, 2 * nch));
         /* cycle labels: the lowest chain, by pointer jumping */
-        int rounds = rc_bits(nch);
+        int rounds = vsg_bits_below(nch);
         RC_TRY(rc_step(x, a, RCS_LAB_INIT, nch));
         for (int k = 0; k < rounds; k++) {
             S->pj_src = k & 1;
@@ -310,7 +277,7 @@ static vsg_status rc_segment_steps(vsg_exec *x, rc_args *a, rc_scratch *s)
     return VSG_OK;
 }
 
-static vsg_status rc_stage(vsg_exec *x, rc_args *a, rc_scratch *s, vsg_columnar *out)
+static vsg_status rc_stage(vsg_exec *x, rc_args *a, vsg_scratch *s, vsg_columnar *out)
 {
     int64_t n = a->in.n_geoms;
     size_t nb = (size_t)n;
@@ -327,7 +294,7 @@ static vsg_status rc_stage(vsg_exec *x, rc_args *a, rc_scratch *s, vsg_columnar 
     /* rows left to the per-geometry path: its scratch for the chain ends */
     RC_TRY(rc_step(x, a, RCS_SLOW_PREPARE, n));
     int64_t n_ends;
-    RC_TRY(rc_scan_total(x, a->ep_count, ep_off, n, &n_ends));
+    RC_TRY(vsg_scan_total(x, a->ep_count, ep_off, n, &n_ends));
     if (n_ends < 0 || (uint64_t)n_ends > SIZE_MAX / sizeof(rc_end))
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "rect_clip: %lld chain ends", (long long)n_ends);
     RC_ALLOC(a->ends, rc_end, n_ends);
@@ -345,7 +312,7 @@ static vsg_status rc_stage(vsg_exec *x, rc_args *a, rc_scratch *s, vsg_columnar 
     int64_t tot[3];
     for (int k = 0; k < 3; k++) {
         RC_ALLOC(offs[k], int64_t, nb + 1);
-        RC_TRY(rc_scan_total(x, cnts[k], offs[k], n, &tot[k]));
+        RC_TRY(vsg_scan_total(x, cnts[k], offs[k], n, &tot[k]));
     }
     a->part_off = offs[0];
     a->ring_off = offs[1];
@@ -392,11 +359,10 @@ vsg_status vsg_stage_rect_clip(vsg_exec *x, const vsg_col_view *in, const double
     a.boxes = boxes;
     memcpy(a.rect, rect, sizeof a.rect);
     a.row_cpu = row_cpu;
-    rc_scratch s;
+    vsg_scratch s;
     s.n = 0;
     vsg_status st = rc_stage(x, &a, &s, out);
-    for (int k = s.n - 1; k >= 0; k--)
-        vsg_exec_free(x, s.p[k]);
+    vsg_scratch_free(x, &s);
     if (st != VSG_OK)
         vsg_columnar_free(out);
     vsg_exec_stage_end(x, in->n_geoms, st == VSG_OK ? in->n_geoms : 0);

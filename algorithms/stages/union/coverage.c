@@ -55,38 +55,8 @@ static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
     return VSG_OK;
 }
 
-/* Scratch: every pointer below is freed at the end (NULL-safe). */
-typedef struct {
-    void *p[96];
-    int n;
-} scratch;
-
-static vsg_status get(vsg_exec *x, scratch *s, size_t bytes, void *out)
-{
-    void **slot = (void **)out;
-    *slot = NULL;
-    if (s->n == (int)(sizeof s->p / sizeof s->p[0]))
-        return VSG_ERR_NOMEM;   /* more scratch arrays than slots: raise the bound */
-    vsg_status st = vsg_exec_alloc(x, bytes ? bytes : 8, slot);
-    if (st == VSG_OK)
-        s->p[s->n++] = *slot;
-    return st;
-}
-
-static void scratch_free(vsg_exec *x, scratch *s)
-{
-    for (int i = 0; i < s->n; i++)
-        vsg_exec_free(x, s->p[i]);
-    s->n = 0;
-}
-
-static int bits_for(int64_t n)
-{
-    int b = 1;
-    while (b < 63 && ((int64_t)1 << b) <= n)
-        b++;
-    return b;
-}
+/* scratch of the call, in s (stages/step.h) */
+#define get(x, s, bytes, out) vsg_scratch_alloc((x), (s), (bytes), (void **)(out))
 
 static int64_t blocks(int64_t n) { return (n + VSG_COV_BLOCK - 1) / VSG_COV_BLOCK; }
 
@@ -110,7 +80,7 @@ done:
     return st;
 }
 
-static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     const vsg_col_view *v = &c->v;
@@ -164,7 +134,7 @@ done:
     return st;
 }
 
-static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
@@ -197,7 +167,7 @@ done:
     return st;
 }
 
-static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n, nq = 0, nk = 0;
@@ -257,7 +227,7 @@ done:
     return st;
 }
 
-static vsg_status nesting(vsg_exec *x, vsg_cov_ctx *c, scratch *s)
+static vsg_status nesting(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t nq = c->n_orings, items = 0;
@@ -287,7 +257,7 @@ done:
     return st;
 }
 
-static vsg_status output(vsg_exec *x, vsg_cov_ctx *c, scratch *s, vsg_columnar *out)
+static vsg_status output(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_columnar *out)
 {
     vsg_status st;
     int64_t nq = c->n_orings, no = 0, n_parts = 0, n_coords = 0, G = c->n_groups;
@@ -304,7 +274,7 @@ static vsg_status output(vsg_exec *x, vsg_cov_ctx *c, scratch *s, vsg_columnar *
     TRY(get(x, s, (size_t)nq * I64, &c->at_out));
     TRY(step(x, c, VSG_COV_ORDER_INIT, nq));
     /* stable sorts, least significant key first: hole flag, shell, group */
-    const int key_bits[3] = {1, bits_for(nq), bits_for(G)};
+    const int key_bits[3] = {1, vsg_bits_below(nq), vsg_bits_below(G)};
     for (c->pass = 0; c->pass < 3; c->pass++) {
         TRY(step(x, c, VSG_COV_ORDER_KEY, no));
         TRY(vsg_exec_sort_u64_i64(x, c->okey, c->order, no, key_bits[c->pass]));
@@ -351,7 +321,7 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
                                     uint32_t *why)
 {
     vsg_cov_ctx c;
-    scratch s;
+    vsg_scratch s;
     memset(&c, 0, sizeof c);
     memset(&s, 0, sizeof s);
     c.v = *in;
@@ -369,7 +339,7 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
         st = nesting(x, &c, &s);
     if (st == VSG_OK)
         st = output(x, &c, &s, out);
-    scratch_free(x, &s);
+    vsg_scratch_free(x, &s);
     if (st != VSG_OK)
         vsg_columnar_free(out);
     return st;
