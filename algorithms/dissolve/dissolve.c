@@ -249,6 +249,7 @@ static void dissolve_free(dissolve_t *d)
         if (d->chunk_partial[c])
             GEOSGeom_destroy_r(ctx, d->chunk_partial[c]);
     free(d->chunk_partial);
+    free(d->chunk_consumed);
     free(d->groups);
     free(d->members);
     free(d->chunks);

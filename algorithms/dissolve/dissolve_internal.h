@@ -56,6 +56,8 @@ typedef struct {
     size_t n_chunks;
     GEOSGeometry **chunk_partial; /* per chunk, NULL or its union made by
                                      the group union (fast_groups.c)     */
+    unsigned char *chunk_consumed; /* per chunk: its union is in another
+                                      chunk's partial (fast_groups.c)    */
     step_t *all_steps;     /* storage for every level's steps */
     step_t *steps;         /* the level running now           */
     size_t n_steps;

@@ -122,6 +122,75 @@ static void out_free(vsg_group_union_out *o, size_t n)
     free(o->size);
 }
 
+/* The settled chunks of one group meet along their members' shared edges,
+ * so they are a coverage too (unless the overlaps that spoilt the group lie
+ * across two of them): unioned once more, they leave GEOS one merge per
+ * chunk that failed instead of a merge tree over all of them. A group's
+ * union of its settled chunks takes the place of its first settled chunk
+ * (o->wkb, o->size); the others are marked consumed. */
+static vsg_status merge_settled(dissolve_t *d, vsg_group_union_fn fast, vsg_group_union_out *o)
+{
+    size_t nc = d->n_chunks, G = (size_t)d->n_groups, m = 0;
+    size_t *count = vsg_calloc(G + 1, sizeof *count);
+    int64_t *first = vsg_malloc((G ? G : 1) * sizeof *first);
+    const unsigned char **wkb = vsg_malloc((nc ? nc : 1) * sizeof *wkb);
+    size_t *size = vsg_malloc((nc ? nc : 1) * sizeof *size);
+    int64_t *key = vsg_malloc((nc ? nc : 1) * sizeof *key);
+    vsg_group_union_out u;
+    memset(&u, 0, sizeof u);
+    u.parts_of_groups = 1;
+    vsg_status st = VSG_OK;
+    d->chunk_consumed = vsg_calloc(nc ? nc : 1, 1);
+    if (!count || !first || !wkb || !size || !key || !d->chunk_consumed ||
+        out_alloc(&u, G) != VSG_OK) {
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    for (size_t g = 0; g < G; g++)
+        first[g] = -1;
+    for (size_t c = 0; c < nc; c++)
+        if (o->ok[c]) {
+            int64_t g = d->chunks[c].group;
+            count[g]++;
+            if (first[g] < 0)
+                first[g] = (int64_t)c;
+        }
+    for (size_t c = 0; c < nc; c++) {
+        int64_t g = d->chunks[c].group;
+        if (!o->ok[c] || count[g] < 2)
+            continue;
+        wkb[m] = o->wkb[c];
+        size[m] = o->size[c];
+        key[m++] = g;
+    }
+    if (m == 0)
+        goto done;
+    vsg_wkb_array parts = {m, wkb, size};
+    if ((st = fast(d->b.e, &parts, key, d->n_groups, &u)) != VSG_OK)
+        goto done;
+    for (size_t c = 0; c < nc; c++) {
+        int64_t g = d->chunks[c].group;
+        if (!o->ok[c] || count[g] < 2 || !u.ok[g])
+            continue;
+        if ((int64_t)c != first[g]) {
+            d->chunk_consumed[c] = 1;   /* in the first chunk's union now */
+            continue;
+        }
+        free(o->wkb[c]);
+        o->wkb[c] = u.wkb[g];
+        o->size[c] = u.size[g];
+        u.wkb[g] = NULL;
+    }
+done:
+    out_free(&u, G);
+    free(count);
+    free(first);
+    free(wkb);
+    free(size);
+    free(key);
+    return st;
+}
+
 /* The chunks of the groups the first pass did not settle: a group that is
  * no coverage (a nation whose few overlapping members spoil it) is still
  * mostly made of chunks that are; their unions become the group's
@@ -158,10 +227,12 @@ static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast)
     }
     if ((st = call_union(d, fast, key, (int64_t)nc, &o)) != VSG_OK)
         goto done;
+    if ((st = merge_settled(d, fast, &o)) != VSG_OK)
+        goto done;
     vsg_worker *w = &d->b.e->workers[0];
     GEOSWKBReader *r = GEOSWKBReader_create_r(w->ctx);
     for (size_t c = 0; c < nc && r; c++) {
-        if (!o.ok[c])
+        if (!o.ok[c] || d->chunk_consumed[c])
             continue;
         d->chunk_partial[c] = GEOSWKBReader_read_r(w->ctx, r, o.wkb[c], o.size[c]);
         if (!d->chunk_partial[c]) {

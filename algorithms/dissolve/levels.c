@@ -93,7 +93,8 @@ vsg_status vsg_dissolve_union_chunks(dissolve_t *d)
         if (d->chunk_partial)
             d->chunk_partial[c] = NULL;   /* the step owns it now */
         /* a preset chunk's members stay in the batch (freed with it) */
-        s->n_parts = d->groups[s->group].done || s->preset ? 0 : d->chunks[c].count;
+        int consumed = d->chunk_consumed && d->chunk_consumed[c];
+        s->n_parts = d->groups[s->group].done || s->preset || consumed ? 0 : d->chunks[c].count;
         s->last = d->groups[s->group].n_chunks == 1;
         for (size_t k = 0; k < s->n_parts; k++) {
             int64_t i = d->members[d->chunks[c].first + k];
@@ -105,7 +106,8 @@ vsg_status vsg_dissolve_union_chunks(dissolve_t *d)
      * skipped; their members were freed there. */
     size_t n = 0;
     for (size_t c = 0; c < d->n_chunks; c++)
-        if (!d->groups[d->chunks[c].group].done)
+        if (!d->groups[d->chunks[c].group].done &&
+            !(d->chunk_consumed && d->chunk_consumed[c]))
             d->all_steps[n++] = d->all_steps[c];
     vsg_status st = run_level(d, d->all_steps, n, "union");
     free(slots);

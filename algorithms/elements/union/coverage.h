@@ -31,10 +31,12 @@
  *
  * Rings are linked at a node by the interior-hugging rule: an edge
  * arriving at v continues along the first edge clockwise from its own
- * reverse, which bounds the same interior sector. Where that makes one
- * ring pass a node twice (a shell touching itself, enclosing a hole that
- * touches it), the group is handed back: the stage never emits an invalid
- * self-touching ring.
+ * reverse, which bounds the same interior sector (GEOS's maximal rings).
+ * Where that makes one ring pass a node twice (a shell touching itself,
+ * enclosing a hole that touches it), its two visits are re-linked across
+ * the exterior, which splits it into a shell and a hole touching at the
+ * node (the minimal rings, coverage_steps.h); three visits hand the group
+ * back. The stage never emits a self-touching ring.
  */
 #ifndef VSG_ELEMENTS_UNION_COVERAGE_H
 #define VSG_ELEMENTS_UNION_COVERAGE_H

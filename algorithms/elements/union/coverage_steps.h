@@ -76,6 +76,7 @@ enum {
     VSG_COV_NODING,       /* n_pairs   */
     VSG_COV_LABEL_INIT,   /* R.n       */
     VSG_COV_LABEL_ROUND,
+    VSG_COV_SELF_SPLIT,
     VSG_COV_SELF_TOUCH,
     VSG_COV_CUT,
     VSG_COV_RANK_ROUND,
@@ -104,18 +105,40 @@ enum {
     VSG_COV_N_STEPS
 };
 
-/* The rings passing node (g, x, y) as the end of j: two of them of one
- * ring means that ring touches itself there (not a valid ring). */
+/* A ring that passes the end node of j twice touches itself there (the
+ * interior-hugging rule makes one ring of a shell and a hole that touches
+ * it). The minimal rings are made by re-linking that ring's two visits
+ * across the exterior: their successors swap (done by the smaller of the
+ * two arriving segments, so no two items write the same next[]), which
+ * splits the ring into a shell and a hole touching at the node. Three
+ * visits or more: the group is handed back. *changed is set on a swap (the
+ * labels are then made again). With split = 0, any self-touch left marks
+ * the group. */
 VSG_HD void vsg_cov_self_touch(const vsg_cov_r *R, int64_t j, const int32_t *deg_end,
-                               const int64_t *lab, uint32_t *bad)
+                               const int64_t *lab, int64_t *next, int split, int64_t *changed,
+                               uint32_t *bad)
 {
     if (deg_end[j] < 2)
         return;
-    int64_t ins[VSG_COV_MAX_DEGREE];
-    int n = vsg_cov_at_node(R, 0, R->group[j], R->bx[j], R->by[j], R->epos[j], ins);
+    int64_t ins[VSG_COV_MAX_DEGREE], other = -1;
+    int n = vsg_cov_at_node(R, 0, R->group[j], R->bx[j], R->by[j], R->epos[j], ins), same = 0;
     for (int q = 0; q < n; q++)
-        if (ins[q] != j && lab[ins[q]] == lab[j])
-            VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
+        if (ins[q] != j && lab[ins[q]] == lab[j]) {
+            same++;
+            other = ins[q];
+        }
+    if (same == 0)
+        return;
+    if (!split || same > 1) {
+        VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
+        return;
+    }
+    if (j < other) {
+        int64_t t = next[j];
+        next[j] = next[other];
+        next[other] = t;
+        *changed = 1;   /* every writer stores the same value */
+    }
 }
 
 /* The ring view the min passes read for the rings of R. */
@@ -191,8 +214,10 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         if (vsg_cov_label_round(i, c->lab, c->nx, c->lab2, c->nx2))
             *c->changed = 1;   /* every writer stores the same value */
         return 1;
+    case VSG_COV_SELF_SPLIT:
     case VSG_COV_SELF_TOUCH:
-        vsg_cov_self_touch(R, i, c->deg_end, c->lab, c->bad);
+        vsg_cov_self_touch(R, i, c->deg_end, c->lab, c->next, s == VSG_COV_SELF_SPLIT,
+                           c->changed, c->bad);
         return VSG_COV_MAX_DEGREE;
     case VSG_COV_CUT:
         vsg_cov_cut(i, c->next, c->lab, c->nx, c->dist);

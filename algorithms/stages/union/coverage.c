@@ -181,6 +181,16 @@ static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, I64, &c->changed));
     TRY(step(x, c, VSG_COV_LABEL_INIT, n));
     TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->lab, &c->lab2));
+    /* rings that touch themselves are split into minimal rings, then
+     * labelled again; what still touches itself is handed back */
+    int64_t split = 0;
+    TRY(vsg_exec_memset(x, c->changed, 0, I64));
+    TRY(step(x, c, VSG_COV_SELF_SPLIT, n));
+    TRY(vsg_exec_read_i64(x, c->changed, &split));
+    if (split) {
+        TRY(step(x, c, VSG_COV_LABEL_INIT, n));
+        TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->lab, &c->lab2));
+    }
     TRY(step(x, c, VSG_COV_SELF_TOUCH, n));
     TRY(step(x, c, VSG_COV_CUT, n));
     TRY(jump(x, c, VSG_COV_RANK_ROUND, &c->dist, &c->dist2));

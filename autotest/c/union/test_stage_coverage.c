@@ -240,6 +240,26 @@ static void gap_becomes_hole(void)
     members_free(&m);
 }
 
+/* A hole that touches the outline at one point: the 3 x 3 grid without its
+ * centre and its top-right square. The interior-hugging rule makes one ring
+ * through (2, 2) twice; the stage splits it into a shell and a hole. */
+static void hole_touching_shell(void)
+{
+    members m = {0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (!(i == 1 && j == 1) && !(i == 2 && j == 2))
+                add_square(&m, i, j, 1, 0);
+    run_result rr;
+    REQUIRE(run_stage(&m, 1, &rr));
+    CHECK(rr.ok[0] == 1);
+    CHECK(agrees(&m, &rr, 0));
+    CHECK(rr.out[0] && n_polygons(rr.out[0]) == 1 &&
+          GEOSGetNumInteriorRings_r(ctx, GEOSGetGeometryN_r(ctx, rr.out[0], 0)) == 1);
+    run_free(&rr);
+    members_free(&m);
+}
+
 static void corners_touching(void)
 {
     members m = {0};
@@ -518,6 +538,7 @@ int main(void)
     RUN(grid_into_one_square);
     RUN(gap_becomes_hole);
     RUN(corners_touching);
+    RUN(hole_touching_shell);
     RUN(handed_back);
     RUN(odd_members);
     RUN(block_coverage_all_accepted);
