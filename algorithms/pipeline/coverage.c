@@ -130,8 +130,13 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *membe
         st = run_stage(&r, group_of, n_groups, out->ok);
     if (st == VSG_OK)
         st = write_groups(&r, n_groups, out);
-    if (st != VSG_OK)
+    if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
         memset(out->ok, 0, (size_t)n_groups);
+        for (int64_t g = 0; g < n_groups; g++) {
+            free(out->wkb[g]);
+            out->wkb[g] = NULL;
+        }
+    }
     run_free(&r);
     return st;
 }
