@@ -32,25 +32,35 @@ static unsigned char *offered_groups(const dissolve_t *d)
     return offer;
 }
 
+/* The repaired members' WKB, written once per statement (index: input
+ * feature; NULL where the input's own WKB is read). */
+typedef struct {
+    unsigned char **wkb;
+    size_t *size;
+} repairs;
+
 /* The WKB the group union reads for member i: the input's, or, for a
- * member the reader repaired, MakeValid's output (type-filtered), written
- * here into *own (freed by the caller). */
-static vsg_status member_wkb(dissolve_t *d, size_t i, const unsigned char **wkb, size_t *size,
-                             unsigned char **own)
+ * member the reader repaired, MakeValid's output (type-filtered), encoded
+ * on first use and kept in r for the next pass. */
+static vsg_status member_wkb(dissolve_t *d, size_t i, repairs *r, const unsigned char **wkb,
+                             size_t *size)
 {
     const vsg_read_result *in = &d->b.in[i];
-    *own = NULL;
     if (in->outcome != VSG_READ_GEOM || !in->repaired) {
         *wkb = d->b.input->wkb[i];
         *size = d->b.input->size[i];
         return VSG_OK;
     }
-    vsg_worker *w = &d->b.e->workers[0];
-    vsg_status st = vsg_geom_to_wkb(w, in->geom, own, size);
-    if (st != VSG_OK)
-        return vsg_engine_fail(d->b.e, st, (int64_t)i, -1, "input feature #%zu: %s", i,
-                               st == VSG_ERR_NOMEM ? "out of memory" : vsg_worker_take_message(w));
-    *wkb = *own;
+    if (!r->wkb[i]) {
+        vsg_worker *w = &d->b.e->workers[0];
+        vsg_status st = vsg_geom_to_wkb(w, in->geom, &r->wkb[i], &r->size[i]);
+        if (st != VSG_OK)
+            return vsg_engine_fail(d->b.e, st, (int64_t)i, -1, "input feature #%zu: %s", i,
+                                   st == VSG_ERR_NOMEM ? "out of memory"
+                                                       : vsg_worker_take_message(w));
+    }
+    *wkb = r->wkb[i];
+    *size = r->size[i];
     return VSG_OK;
 }
 
@@ -70,17 +80,16 @@ static void take_group(dissolve_t *d, int64_t g, unsigned char *wkb, size_t size
 /* One call of the group union over the members whose "group" is key[i]
  * (keys in [0, n_keys)); in_key[i] < 0 leaves member i out. out's
  * arrays hold n_keys entries. */
-static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, const int64_t *in_key,
-                             int64_t n_keys, vsg_group_union_out *o)
+static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
+                             const int64_t *in_key, int64_t n_keys, vsg_group_union_out *o)
 {
     vsg_engine *e = d->b.e;
     size_t cap = d->b.n ? d->b.n : 1, n = 0;
     const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
     size_t *size = vsg_malloc(cap * sizeof *size);
     int64_t *key = vsg_malloc(cap * sizeof *key);
-    unsigned char **own = vsg_calloc(cap, sizeof *own);
     vsg_status st = VSG_OK;
-    if (!wkb || !size || !key || !own) {
+    if (!wkb || !size || !key) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
@@ -88,7 +97,7 @@ static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, const int64
         vsg_read_outcome oc = d->b.in[i].outcome;
         if (in_key[i] < 0 || (oc != VSG_READ_GEOM && oc != VSG_READ_EMPTY))
             continue;
-        st = member_wkb(d, i, &wkb[n], &size[n], &own[n]);
+        st = member_wkb(d, i, r, &wkb[n], &size[n]);
         key[n++] = in_key[i];
     }
     if (st == VSG_OK && n > 0) {
@@ -96,9 +105,6 @@ static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, const int64
         st = fast(e, &members, key, n_keys, o);
     }
 done:
-    for (size_t i = 0; own && i < cap; i++)
-        free(own[i]);
-    free(own);
     free(wkb);
     free(size);
     free(key);
@@ -196,7 +202,7 @@ done:
  * mostly made of chunks that are; their unions become the group's
  * partials before the GEOS levels, which then union those and run only the
  * chunks that are not coverages. */
-static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast)
+static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *rep)
 {
     size_t n = d->b.n, nc = d->n_chunks, any = 0;
     int64_t *key = vsg_malloc((n ? n : 1) * sizeof *key);
@@ -225,7 +231,7 @@ static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast)
         st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    if ((st = call_union(d, fast, key, (int64_t)nc, &o)) != VSG_OK)
+    if ((st = call_union(d, fast, rep, key, (int64_t)nc, &o)) != VSG_OK)
         goto done;
     if ((st = merge_settled(d, fast, &o)) != VSG_OK)
         goto done;
@@ -259,10 +265,12 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
     size_t G = (size_t)d->n_groups;
     unsigned char *offer = offered_groups(d);
     int64_t *key = vsg_malloc((d->b.n ? d->b.n : 1) * sizeof *key);
+    repairs rep = {vsg_calloc(d->b.n ? d->b.n : 1, sizeof(unsigned char *)),
+                   vsg_calloc(d->b.n ? d->b.n : 1, sizeof(size_t))};
     vsg_group_union_out o;
     memset(&o, 0, sizeof o);
     vsg_status st = VSG_OK;
-    if (!offer || !key || out_alloc(&o, G) != VSG_OK) {
+    if (!offer || !key || !rep.wkb || !rep.size || out_alloc(&o, G) != VSG_OK) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
@@ -270,7 +278,7 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
      * included: they contribute nothing, as in GEOS) */
     for (size_t i = 0; i < d->b.n; i++)
         key[i] = offer[d->group_of[i]] ? d->group_of[i] : -1;
-    if ((st = call_union(d, fast, key, d->n_groups, &o)) != VSG_OK)
+    if ((st = call_union(d, fast, &rep, key, d->n_groups, &o)) != VSG_OK)
         goto done;
     for (size_t g = 0; g < G; g++) {
         if (o.ok[g] && offer[g]) {
@@ -281,9 +289,13 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
         }
     }
     /* pass 2: the chunks of the others */
-    st = chunk_pass(d, fast);
+    st = chunk_pass(d, fast, &rep);
 done:
     out_free(&o, G);
+    for (size_t i = 0; rep.wkb && i < d->b.n; i++)
+        free(rep.wkb[i]);
+    free(rep.wkb);
+    free(rep.size);
     free(offer);
     free(key);
     return st;

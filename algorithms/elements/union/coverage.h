@@ -56,7 +56,8 @@ enum {
     VSG_COV_BAD_NODE = 8,     /* a node of R the linking cannot settle           */
     VSG_COV_BAD_NODING = 16,  /* segments of R cross, overlap, or touch inside   */
     VSG_COV_BAD_NESTING = 32, /* winding number not 0/1: members overlap/nest    */
-    VSG_COV_BAD_POINT = 64,   /* a ring of R with no vertex of degree 2          */
+    VSG_COV_BAD_POINT = 64,   /* a ring of R with no test point (a guard: every
+                                 ring has a segment whose midpoint serves)      */
     VSG_COV_BAD_EMPTY = 128   /* nothing left to union (all members empty)       */
 };
 
