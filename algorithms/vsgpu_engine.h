@@ -61,6 +61,10 @@ typedef struct {
     int coverage_union;           /* dissolve: the exact coverage union of
                                      the pipeline (GPU or host backend)
                                      before GEOS; 0: GEOS only (default 1) */
+    int gpu_refine;               /* intersection: the GPU pipeline's exact
+                                     refine of the undecided pairs (stages/
+                                     overlay/refine.c) before GEOS; 0: GEOS
+                                     refines them (default 0)              */
     vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 
@@ -119,6 +123,9 @@ typedef struct {
     int64_t gpu_rows_rerun_on_cpu; /* rows the GPU pipeline handed to the CPU
                                     engine (unsupported type, Z, undecided,
                                     or a GPU failure in AUTO mode)           */
+    int64_t gpu_pairs;           /* intersection: pairs the GPU refine
+                                    settled (VSGPU_GPU_REFINE=YES)           */
+    int64_t gpu_pairs_rerun_on_cpu; /* pairs it handed back to GEOS         */
     int64_t gpu_groups;          /* dissolve: groups the GPU union settled   */
     int64_t gpu_groups_rerun_on_cpu; /* dissolve: groups of the GPU pipeline
                                     that GEOS dissolved (not a provable

@@ -75,6 +75,8 @@ std::vector<Counter> Counters(const ReportState &st)
         {"GPU_ROWS", c.gpu_rows, nullptr},
         /* named in the warning with its reason (WarnSummary) */
         {"GPU_ROWS_RERUN_ON_CPU", c.gpu_rows_rerun_on_cpu, nullptr},
+        {"GPU_PAIRS", c.gpu_pairs, nullptr},
+        {"GPU_PAIRS_RERUN_ON_CPU", c.gpu_pairs_rerun_on_cpu, nullptr},
         {"GPU_GROUPS", c.gpu_groups, nullptr},
         {"GPU_GROUPS_RERUN_ON_CPU", c.gpu_groups_rerun_on_cpu, nullptr},
     };

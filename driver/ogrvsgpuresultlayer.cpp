@@ -37,6 +37,7 @@ bool OGRVSGPUResultLayer::StartEngine()
     eo.promote_to_multi = m_plan->engine_promote ? 1 : 0;
     eo.keep_lower_dim = o.keep_lower_dim ? 1 : 0;
     eo.coverage_union = o.coverage_union ? 1 : 0;
+    eo.gpu_refine = o.gpu_refine ? 1 : 0;
     /* The GPU pipeline, when the statement's one dispatch decision took
      * it (ExecuteVSGPU). */
     eo.gpu.enabled = m_plan->dispatch.selected == VSG_RUNTIME_GPU ? 1 : 0;

@@ -3,6 +3,8 @@
  */
 #include "overlay/by_index.h"
 
+#include <string.h>
+
 vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
                                 const vsg_wkb_array *input, vsg_result *out,
                                 vsg_task_fn refine, vsg_candidate_finder finder)
@@ -21,7 +23,8 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
         return st;
 
     vsg_id_list *cands = NULL;
-    vsg_pair_hints hints = {NULL, NULL};
+    vsg_pair_hints hints;
+    memset(&hints, 0, sizeof hints);
     int on_gpu = 0;
     st = vsg_batch_read(&b);
     if (st == VSG_OK && finder)

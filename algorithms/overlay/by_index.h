@@ -40,6 +40,19 @@ static inline int vsg_refine_hint(const vsg_refine_ctx *c, size_t i, size_t k)
     return c->hints ? (int)c->hints->flat[c->hints->off[i] + (int64_t)k] : -1;
 }
 
+/* What the GPU refine settled for pair (i, k-th candidate): a
+ * VSG_HINT_GPU_* value; *wkb and *size for VSG_HINT_GPU_RESULT. */
+static inline int vsg_refine_gpu(const vsg_refine_ctx *c, size_t i, size_t k,
+                                 const unsigned char **wkb, size_t *size)
+{
+    if (!c->hints || !c->hints->gpu)
+        return VSG_HINT_GPU_NONE;
+    int64_t q = c->hints->off[i] + (int64_t)k;
+    *wkb = c->hints->wkb[q];
+    *size = c->hints->wkb_size[q];
+    return c->hints->gpu[q];
+}
+
 /* Runs the pipeline over one batch with the operation's refine task (called
  * once per input i with a vsg_refine_ctx). finder: a candidate search to
  * try first (the route passes the GPU pipeline's), NULL for the STR tree

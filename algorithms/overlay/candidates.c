@@ -6,6 +6,7 @@
 #include "core/fault.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     vsg_batch *b;
@@ -57,8 +58,13 @@ void vsg_candidates_free(vsg_id_list *lists, size_t n)
 
 void vsg_pair_hints_free(vsg_pair_hints *h)
 {
+    if (h->wkb && h->off)
+        for (int64_t q = 0; q < h->n_flat; q++)
+            free(h->wkb[q]);
     free(h->flat);
     free(h->off);
-    h->flat = NULL;
-    h->off = NULL;
+    free(h->gpu);
+    free(h->wkb);
+    free(h->wkb_size);
+    memset(h, 0, sizeof *h);
 }

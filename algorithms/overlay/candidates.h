@@ -16,7 +16,22 @@
 typedef struct {
     uint8_t *flat;
     int64_t *off;     /* n + 1 */
+    /* the GPU refine's results (intersection, VSGPU_GPU_REFINE=YES), by
+     * flat position, or NULL: gpu[q] says what it settled */
+    uint8_t *gpu;
+    unsigned char **wkb;
+    size_t *wkb_size;
+    int64_t n_flat;
 } vsg_pair_hints;
+
+/* gpu[q] of vsg_pair_hints */
+enum {
+    VSG_HINT_GPU_NONE = 0,      /* GEOS decides                               */
+    VSG_HINT_GPU_RESULT = 1,    /* wkb[q]: the polygonal intersection         */
+    VSG_HINT_GPU_TOUCH = 2,     /* no polygonal part; the boundaries meet (a
+                                   lower-dimension result, dropped)           */
+    VSG_HINT_GPU_EMPTY = 3      /* the polygons do not meet                   */
+};
 
 void vsg_pair_hints_free(vsg_pair_hints *h);
 

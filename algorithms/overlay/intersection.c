@@ -18,6 +18,19 @@
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
 
+/* The GPU refine's polygonal result as GEOS: a MultiPolygon of one part
+ * becomes that Polygon, as GEOS's overlay gives it. */
+static GEOSGeometry *gpu_result(vsg_worker *w, const unsigned char *wkb, size_t size)
+{
+    GEOSGeometry *g = GEOSGeomFromWKB_buf_r(w->ctx, wkb, size);
+    if (g && GEOSGetNumGeometries_r(w->ctx, g) == 1) {
+        GEOSGeometry *one = GEOSGeom_clone_r(w->ctx, GEOSGetGeometryN_r(w->ctx, g, 0));
+        GEOSGeom_destroy_r(w->ctx, g);
+        g = one;
+    }
+    return g;
+}
+
 /* The overlay of one pair, or NULL with the worker's GEOS message set. */
 static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
                                  const vsg_method_index *idx, size_t j, int hint, int *skip)
@@ -53,9 +66,20 @@ void vsg_intersection_refine(void *vc, size_t i, int wid)
 
     for (size_t k = 0; k < c->cands[i].n; k++) {
         size_t j = (size_t)c->cands[i].ids[k];
-        int skip;
+        int skip = 0;
         vsg_worker_clear_message(w);
-        GEOSGeometry *r = pair_result(w, wid, &s, c->idx, j, vsg_refine_hint(c, i, k), &skip);
+        const unsigned char *wkb = NULL;
+        size_t size = 0;
+        int gpu = vsg_refine_gpu(c, i, k, &wkb, &size);
+        if (gpu == VSG_HINT_GPU_EMPTY)
+            continue;
+        if (gpu == VSG_HINT_GPU_TOUCH) {
+            w->counts.lower_dim_dropped++;   /* GEOS: a point or line, dropped */
+            continue;
+        }
+        GEOSGeometry *r = gpu == VSG_HINT_GPU_RESULT
+                              ? gpu_result(w, wkb, size)
+                              : pair_result(w, wid, &s, c->idx, j, vsg_refine_hint(c, i, k), &skip);
         if (skip)
             continue;
         vsg_status st = VSG_OK;

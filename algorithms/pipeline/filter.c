@@ -21,6 +21,7 @@
 #include "elements/box.h"
 #include "elements/filter/classify.h"
 #include "stages/stages.h"
+#include "stages/step.h"
 
 
 typedef struct {
@@ -30,13 +31,32 @@ typedef struct {
     uint8_t *cls;
     int64_t *pa, *pb;       /* host copies */
     uint8_t *hcls;
+    /* the GPU refine of the REFINE pairs (intersection, when asked) */
+    int refine;
+    int64_t n_ref;
+    int64_t *ref_of;        /* pair -> refine position, or -1 (host)     */
+    int64_t *ref_a, *ref_b; /* host, then device                         */
+    int64_t *dref_a, *dref_b;
+    uint8_t *ref_ok, *dref_ok;
+    uint32_t *dref_why;
+    vsg_columnar ref_dev, ref_out;
 } filter_run;
 
 static void run_free(vsg_exec *x, filter_run *r)
 {
     vsg_columnar_free(&r->host);
     vsg_columnar_free(&r->dev);
+    vsg_columnar_free(&r->ref_dev);
+    vsg_columnar_free(&r->ref_out);
+    free(r->ref_of);
+    free(r->ref_a);
+    free(r->ref_b);
+    free(r->ref_ok);
     if (x) {
+        vsg_exec_free(x, r->dref_a);
+        vsg_exec_free(x, r->dref_b);
+        vsg_exec_free(x, r->dref_ok);
+        vsg_exec_free(x, r->dref_why);
         vsg_exec_free(x, r->boxes);
         vsg_exec_free(x, r->pairs.a);
         vsg_exec_free(x, r->pairs.b);
@@ -45,6 +65,51 @@ static void run_free(vsg_exec *x, filter_run *r)
     free(r->pa);
     free(r->pb);
     free(r->hcls);
+}
+
+/* The exact refine of the pairs the classes leave undecided
+ * (stages/overlay/refine.c): their list up, the results down. */
+static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const vsg_col_view *mv,
+                                    filter_run *r)
+{
+    vsg_status st = VSG_OK;
+    size_t n = (size_t)r->pairs.n, m = 0;
+    r->ref_of = vsg_malloc((n ? n : 1) * sizeof *r->ref_of);
+    r->ref_a = vsg_malloc((n ? n : 1) * sizeof *r->ref_a);
+    r->ref_b = vsg_malloc((n ? n : 1) * sizeof *r->ref_b);
+    if (!r->ref_of || !r->ref_a || !r->ref_b)
+        return VSG_ERR_NOMEM;
+    for (size_t q = 0; q < n; q++) {
+        r->ref_of[q] = -1;
+        if (r->hcls[q] != VSG_CLS_REFINE)
+            continue;
+        r->ref_of[q] = (int64_t)m;
+        r->ref_a[m] = r->pa[q];
+        r->ref_b[m++] = r->pb[q];
+    }
+    r->n_ref = (int64_t)m;
+    r->ref_ok = vsg_calloc(m ? m : 1, 1);
+    if (!r->ref_ok)
+        return VSG_ERR_NOMEM;
+    if (m == 0)
+        return VSG_OK;
+    TRY(vsg_exec_alloc(x, m * sizeof(int64_t), (void **)&r->dref_a));
+    TRY(vsg_exec_alloc(x, m * sizeof(int64_t), (void **)&r->dref_b));
+    TRY(vsg_exec_alloc(x, m, (void **)&r->dref_ok));
+    TRY(vsg_exec_alloc(x, m * sizeof(uint32_t), (void **)&r->dref_why));
+    TRY(vsg_exec_upload(x, r->dref_a, r->ref_a, m * sizeof(int64_t)));
+    TRY(vsg_exec_upload(x, r->dref_b, r->ref_b, m * sizeof(int64_t)));
+    TRY(vsg_stage_overlay_refine(x, in, mv, r->dref_a, r->dref_b, (int64_t)m, &r->ref_dev,
+                                 r->dref_ok, r->dref_why));
+    vsg_exec_stage_begin(x, "d2h");
+    st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
+    if (st == VSG_OK)
+        st = vsg_exec_download(x, r->ref_ok, r->dref_ok, m);
+    vsg_exec_stage_end(x, (int64_t)m, r->ref_out.n_coords);
+    if (st == VSG_OK)
+        st = vsg_exec_sync(x);
+done:
+    return st;
 }
 
 /* The backend part: everything from upload to the one sync. */
@@ -87,6 +152,8 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     vsg_exec_stage_end(x, r->pairs.n, r->pairs.n);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
+    if (st == VSG_OK && r->refine)
+        st = refine_on_backend(x, &in, &mv, r);
     return st;
 }
 
@@ -118,12 +185,74 @@ static int bytes_push(byte_buf *b, uint8_t c)
 
 #define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
 
+typedef struct {
+    int64_t *v;
+    size_t n, cap;
+} i64_buf;
+
+static int i64_push(i64_buf *b, int64_t c)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        int64_t *v = vsg_realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->n++] = c;
+    return 0;
+}
+
+/* The GPU refine's results by flat position (src[k]: the pair behind
+ * flat position k, -1 for none). Ownership of the WKB moves to h. */
+static vsg_status attach_refine(vsg_engine *e, const filter_run *r, const int64_t *src,
+                                int64_t n_flat, vsg_pair_hints *h)
+{
+    size_t m = (size_t)(n_flat ? n_flat : 1);
+    h->n_flat = n_flat;
+    h->gpu = vsg_calloc(m, 1);
+    h->wkb = vsg_calloc(m, sizeof *h->wkb);
+    h->wkb_size = vsg_calloc(m, sizeof *h->wkb_size);
+    if (!h->gpu || !h->wkb || !h->wkb_size)
+        return VSG_ERR_NOMEM;
+    int64_t settled = 0, back = 0;
+    for (int64_t k = 0; k < n_flat; k++) {
+        int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
+        if (t < 0)
+            continue;
+        uint8_t ok = r->ref_ok[t];
+        if (!ok) {
+            back++;
+            continue;
+        }
+        settled++;
+        if (ok == 2) {
+            h->gpu[k] = VSG_HINT_GPU_TOUCH;
+        } else if (r->ref_out.flags[t] & VSG_GF_EMPTY) {
+            h->gpu[k] = VSG_HINT_GPU_EMPTY;
+        } else {
+            size_t sz = vsg_columnar_wkb_size(&r->ref_out, t);
+            h->wkb[k] = vsg_malloc(sz ? sz : 1);
+            if (!h->wkb[k])
+                return VSG_ERR_NOMEM;
+            vsg_columnar_write_wkb(&r->ref_out, t, h->wkb[k]);
+            h->wkb_size[k] = sz;
+            h->gpu[k] = VSG_HINT_GPU_RESULT;
+        }
+    }
+    e->counts.gpu_pairs += settled;
+    e->counts.gpu_pairs_rerun_on_cpu += back;
+    return VSG_OK;
+}
+
 static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const filter_run *r,
                               const int64_t *extra, size_t n_extra, vsg_id_list *lists,
                               vsg_pair_hints *h, int64_t *cpu_rows)
 {
     size_t n = b->n;
     byte_buf hb = {NULL, 0, 0};
+    i64_buf src = {NULL, 0, 0};
     *cpu_rows = 0;
     h->off = vsg_malloc((n + 1) * sizeof *h->off);
     if (!h->off)
@@ -141,7 +270,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
             if (vsg_strtree_query(idx->tree, in->box, &lists[i]) != VSG_OK)
                 goto nomem;
             for (size_t k = 0; k < lists[i].n; k++)
-                if (bytes_push(&hb, VSG_CLS_REFINE))
+                if (bytes_push(&hb, VSG_CLS_REFINE) || i64_push(&src, -1))
                     goto nomem;
             (*cpu_rows)++;
         } else if (in->outcome == VSG_READ_GEOM) {
@@ -149,12 +278,13 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
             for (int64_t q = run0; q < p || e < n_extra;) {
                 int64_t jr = q < p ? r->pb[q] : INT64_MAX;
                 int64_t je = e < n_extra ? extra[e] : INT64_MAX;
-                int64_t j;
+                int64_t j, from = -1;
                 uint8_t c;
                 if (jr < 0 || (jr != INT64_MAX && (size_t)jr >= idx->n))
                     goto bad;
                 if (jr <= je) {
                     j = jr;
+                    from = q;
                     c = r->hcls[q++];
                     if (jr == je)
                         e++;
@@ -167,9 +297,12 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
                 }
                 if (!idx->geoms[j])
                     continue;
-                if (in->repaired || idx->repaired[j])
+                if (in->repaired || idx->repaired[j]) {
                     c = VSG_CLS_REFINE;
-                if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c))
+                    from = -1;   /* the GPU saw the geometry as given */
+                }
+                if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c) ||
+                    i64_push(&src, from))
                     goto nomem;
             }
         }
@@ -178,12 +311,23 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
     if (p != r->pairs.n)
         goto bad;
     h->flat = hb.v ? hb.v : vsg_malloc(1);
-    return h->flat ? VSG_OK : VSG_ERR_NOMEM;
+    if (!h->flat)
+        goto nomem_flat;
+    if (r->refine && r->ref_of) {
+        vsg_status st = attach_refine(b->e, r, src.v, (int64_t)src.n, h);
+        free(src.v);
+        return st;
+    }
+    free(src.v);
+    return VSG_OK;
 nomem:
     free(hb.v);
+nomem_flat:
+    free(src.v);
     return VSG_ERR_NOMEM;
 bad:
     free(hb.v);
+    free(src.v);
     return VSG_ERR_GPU_KERNEL;
 }
 
@@ -203,8 +347,8 @@ static vsg_status method_extra(const vsg_method_index *idx, int64_t **extra, siz
     return VSG_OK;
 }
 
-vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
-                              vsg_pair_hints *hints, int *used)
+static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
+                                 vsg_pair_hints *hints, int *used, int refine)
 {
     vsg_engine *e = b->e;
     *used = 0;
@@ -221,6 +365,9 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
     memset(&r, 0, sizeof r);
     vsg_columnar_init(&r.host);
     vsg_columnar_init(&r.dev);
+    vsg_columnar_init(&r.ref_dev);
+    vsg_columnar_init(&r.ref_out);
+    r.refine = refine;
 
     double t0 = vsg_now_s();
     vsg_columnar_report rep;
@@ -267,4 +414,17 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
     }
     *used = 1;
     return VSG_OK;
+}
+
+vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
+                              vsg_pair_hints *hints, int *used)
+{
+    return gpu_candidates(b, idx, lists, hints, used, 0);
+}
+
+vsg_status vsg_gpu_candidates_refined(vsg_batch *b, const vsg_method_index *idx,
+                                      vsg_id_list **lists, vsg_pair_hints *hints, int *used)
+{
+    const vsg_engine_options *o = &b->e->opts;
+    return gpu_candidates(b, idx, lists, hints, used, o->gpu_refine && !o->keep_lower_dim);
 }

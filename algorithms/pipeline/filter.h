@@ -17,4 +17,12 @@
 vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
                               vsg_pair_hints *hints, int *used);
 
+/* The same, for intersection: with VSGPU_GPU_REFINE=YES (and the default
+ * KEEP_LOWER_DIMENSION_GEOMETRIES=NO) the pairs the classes leave
+ * undecided are also refined exactly on the backend
+ * (stages/overlay/refine.c); hints then carry the results, and GEOS
+ * refines only the pairs handed back (GPU_PAIRS_RERUN_ON_CPU). */
+vsg_status vsg_gpu_candidates_refined(vsg_batch *b, const vsg_method_index *idx,
+                                      vsg_id_list **lists, vsg_pair_hints *hints, int *used);
+
 #endif

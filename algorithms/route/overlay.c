@@ -12,7 +12,7 @@ vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
                                   const vsg_wkb_array *input, vsg_result *out)
 {
     return vsg_overlay_by_index(e, idx, input, out, vsg_intersection_refine,
-                                vsg_gpu_candidates);
+                                vsg_gpu_candidates_refined);
 }
 
 vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,

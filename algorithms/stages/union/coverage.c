@@ -33,6 +33,7 @@
 
 #include <string.h>
 
+#include "stages/union/boundary.h"
 #include "elements/union/coverage_steps.h"
 
 #ifdef VSGPU_HAVE_CUDA
@@ -326,6 +327,46 @@ done:
     return st;
 }
 
+/* The steps after R is known, shared with the overlay refine
+ * (stages/union/boundary.h). */
+static vsg_status finish(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_columnar *out)
+{
+    vsg_status st = link_and_node(x, c, s);
+    if (st == VSG_OK)
+        st = rings(x, c, s);
+    if (st == VSG_OK)
+        st = nesting(x, c, s);
+    if (st == VSG_OK)
+        st = output(x, c, s, out);
+    return st;
+}
+
+vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_groups,
+                                    vsg_columnar *out, uint8_t *group_ok, uint32_t *why)
+{
+    vsg_cov_ctx c;
+    vsg_scratch s;
+    memset(&c, 0, sizeof c);
+    memset(&s, 0, sizeof s);
+    c.R = *R;
+    c.n_groups = n_groups;
+    c.bad = why;
+    c.ok = group_ok;
+    vsg_columnar_init(out);
+    vsg_status st;
+    vsg_exec_stage_begin(x, "boundary_keys");
+    TRY(vsg_exec_sort_u64_i64(x, c.R.skey, c.R.sidx, c.R.n, 64));
+    TRY(vsg_exec_sort_u64_i64(x, c.R.ekey, c.R.eidx, c.R.n, 64));
+    TRY(step(x, &c, VSG_COV_R_POS, c.R.n));
+    vsg_exec_stage_end(x, c.R.n, c.R.n);
+    st = finish(x, &c, &s, out);
+done:
+    vsg_scratch_free(x, &s);
+    if (st != VSG_OK)
+        vsg_columnar_free(out);
+    return st;
+}
+
 vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
                                     int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                     uint32_t *why)
@@ -342,13 +383,7 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
     vsg_columnar_init(out);
     vsg_status st = segments(x, &c, &s);
     if (st == VSG_OK)
-        st = link_and_node(x, &c, &s);
-    if (st == VSG_OK)
-        st = rings(x, &c, &s);
-    if (st == VSG_OK)
-        st = nesting(x, &c, &s);
-    if (st == VSG_OK)
-        st = output(x, &c, &s, out);
+        st = finish(x, &c, &s, out);
     vsg_scratch_free(x, &s);
     if (st != VSG_OK)
         vsg_columnar_free(out);

@@ -1,0 +1,293 @@
+/*
+ * refine.h - per-element logic of the overlay refine stage
+ * (stages/overlay/refine.c): the exact intersection of polygon pairs,
+ * the same code on the host and the device.
+ *
+ * Both inputs' rings are oriented with the interior on the left (exactly,
+ * at each ring's lowest-leftmost vertex: elements/union/coverage.h). For
+ * a pair (a, b) the result's boundary is made of
+ *
+ *   - the pieces of a's boundary inside b,
+ *   - the pieces of b's boundary inside a,
+ *   - the pieces where both run along each other in the same direction
+ *     (a's copy); opposite runs and touch points are lower-dimension
+ *     results, left out as the default type rule leaves them out.
+ *
+ * The steps, each over bounded items (no item grows with a polygon):
+ *
+ *   instances   the segments of a that meet b's box and of b that meet
+ *               a's box, found by joining chunk boxes (elements/filter/
+ *               chunks.h) with the other side's geometry boxes; a segment
+ *               outside the other's box is outside it and plays no part.
+ *   events      chunk pairs of the pair (a join on chunk boxes), then the
+ *               16 x 16 segment pairs of each, classified exactly
+ *               (orientation by adaptive arithmetic): every endpoint of
+ *               one segment lying on the other is a node on both; a
+ *               proper crossing is a node on both at the crossing point,
+ *               rounded once and clamped into both segments' boxes.
+ *   pieces      events sorted along their segment (by the dominant axis,
+ *               exact comparisons); each segment splits at its interior
+ *               nodes.
+ *   labels      at every node, each piece's side of the other polygon is
+ *               read from the other polygon's pieces there, in exact
+ *               angular order: the first of them clockwise from the piece
+ *               bounds the sector the piece lies in (interior when that
+ *               piece leaves the node, exterior when it arrives), or the
+ *               piece runs along one of them. A piece that starts at an
+ *               ordinary vertex outside the other's box is outside; any
+ *               other piece has its predecessor's label (pointer jumping
+ *               along the ring).
+ *   checks      the label a piece gets at its end node must equal the one
+ *               it carries; a ring with no node and no vertex outside the
+ *               other's box has no label (handed back); then the selected
+ *               pieces go through the coverage union's boundary steps,
+ *               which prove that they are noded, alternate at every node
+ *               and nest with winding numbers 0 and 1
+ *               (elements/union/coverage.h), and build the rings.
+ *
+ * Rounding a crossing point moves it by at most half an ulp and tilts the
+ * pieces next to it; what that could break (a piece crossing another, a
+ * label that changes along a piece) is caught by those checks, and the
+ * pair is handed back to GEOS with its reason bits.
+ */
+#ifndef VSG_ELEMENTS_OVERLAY_REFINE_H
+#define VSG_ELEMENTS_OVERLAY_REFINE_H
+
+#include "elements/union/coverage.h"
+
+/* why a pair leaves the GPU refine: bits of why[pair], beside the
+ * coverage union's VSG_COV_BAD_* (which use bits 0-7) */
+enum {
+    VSG_REF_BAD_INPUT = 1 << 8,    /* not polygons, Z, non-finite, a bad ring      */
+    VSG_REF_BAD_UNSURE = 1 << 9,   /* an orientation could not be decided exactly  */
+    VSG_REF_BAD_ORDER = 1 << 10,   /* two nodes of a segment in no exact order     */
+    VSG_REF_BAD_NODE = 1 << 11,    /* a node of too many pieces, or one-sided      */
+    VSG_REF_BAD_LABEL = 1 << 12,   /* a piece labelled differently at its two ends */
+    VSG_REF_BAD_NOLABEL = 1 << 13  /* a ring with no node and no vertex outside
+                                      the other's box (a ray count would settle it) */
+};
+
+/* piece labels relative to the other polygon */
+enum {
+    VSG_REF_UNKNOWN = 0,
+    VSG_REF_OUT = 1,
+    VSG_REF_IN = 2,
+    VSG_REF_SAME = 3,      /* along the other's boundary, same direction   */
+    VSG_REF_OPPOSITE = 4   /* along it, opposite direction                 */
+};
+
+/* instance flags: the segment's own start / end is a node */
+enum { VSG_REF_SNODE = 1, VSG_REF_ENODE = 2 };
+
+/* the most piece ends at one node */
+#define VSG_REF_MAX_DEGREE 16
+
+/* ---- one side of the pair: a view, its rings' directions, chunks, boxes --- */
+typedef struct {
+    vsg_col_view v;
+    const double *boxes;          /* 4 per geometry                         */
+    int64_t *coord_ring, *ring_geom;
+    uint8_t *ring_shell;
+    uint64_t *ring_min;
+    int8_t *dir;                  /* +1 as stored, -1 reversed, 0 bad ring  */
+    int64_t *chunk_cnt, *ring_chunk, *chunk_geom;
+    double *chunk_box;
+    int64_t n_chunks;
+} vsg_ref_side;
+
+/* dir[r] of ring r: +1 when it has its interior on the left as stored, -1
+ * when reversed, 0 when it has no exact orientation (its pairs go back). */
+VSG_HD void vsg_ref_ring_dir(const vsg_ref_side *sd, int64_t r)
+{
+    const vsg_col_view *v = &sd->v;
+    int64_t k0, k1;
+    int ok = sd->ring_geom[r] >= 0 && vsg_ring_coords(v, r, &k0, &k1) && k1 - k0 >= 4 &&
+             vsg_cov_same(v->x[k0], v->y[k0], v->x[k1 - 1], v->y[k1 - 1]);
+    const uint64_t *m = sd->ring_min + 3 * r;
+    int o = ok && m[2] != VSG_COV_NOKEY ? vsg_cov_ring_orient(v->x, v->y, k0, k1, (int64_t)m[2])
+                                        : 0;
+    sd->dir[r] = (int8_t)(o == 0 ? 0 : ((o == VSG_ORIENT_CCW) == (sd->ring_shell[r] != 0) ? 1 : -1));
+}
+
+/* The pair (ga, gb) in the sorted pair list, or -1. */
+VSG_HD int64_t vsg_ref_find_pair(const int64_t *pa, const int64_t *pb, int64_t n, int64_t ga,
+                                 int64_t gb)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (pa[mid] < ga || (pa[mid] == ga && pb[mid] < gb))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && pa[lo] == ga && pb[lo] == gb ? lo : -1;
+}
+
+/* Pairs of rows that the stage cannot take are marked. */
+VSG_HD void vsg_ref_pair_init(const vsg_col_view *a, const vsg_col_view *b, const int64_t *pa,
+                              const int64_t *pb, int64_t p, uint32_t *why)
+{
+    uint32_t w = 0;
+    const vsg_col_view *vs[2] = {a, b};
+    int64_t gs[2] = {pa[p], pb[p]};
+    for (int s = 0; s < 2; s++) {
+        const vsg_col_view *v = vs[s];
+        int64_t g = gs[s], p0, p1;
+        if (g < 0 || g >= v->n_geoms) {
+            w |= VSG_REF_BAD_INPUT;
+            continue;
+        }
+        uint8_t f = v->flags[g];
+        if ((f & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE | VSG_GF_Z |
+                  VSG_GF_NULL | VSG_GF_EMPTY)) ||
+            vsg_gt_dimension(v->type[g]) != 2 || !vsg_geom_parts(v, g, &p0, &p1))
+            w |= VSG_REF_BAD_INPUT;
+    }
+    why[p] = w;
+}
+
+/* ---- instances: the segments of each pair near the other polygon --------- */
+
+/* Instance keys: (pair, side, coordinate index of the segment's start). */
+VSG_HD uint64_t vsg_ref_inst_key(int64_t p, int side, int64_t k, int kbits)
+{
+    return ((uint64_t)p << (kbits + 1)) | ((uint64_t)side << kbits) | (uint64_t)k;
+}
+
+/* Candidate (chunk c of side s, geometry g of the other side): the pair it
+ * belongs to, or -1. */
+VSG_HD int64_t vsg_ref_item_pair(const vsg_ref_side *sd, int side, int64_t c, int64_t g,
+                                 const int64_t *pa, const int64_t *pb, int64_t n_pairs)
+{
+    int64_t own = sd->chunk_geom[c];
+    if (own < 0)
+        return -1;
+    return side == 0 ? vsg_ref_find_pair(pa, pb, n_pairs, own, g)
+                     : vsg_ref_find_pair(pa, pb, n_pairs, g, own);
+}
+
+/* The segments of chunk c: [k0, k1 - 1) start coordinates. */
+VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0, int64_t *ring)
+{
+    int64_t k1;
+    *k0 = 0;
+    *ring = -1;
+    if (!vsg_chunk_range(&sd->v, sd->ring_chunk, c, ring, k0, &k1))
+        return 0;
+    return k1 - *k0 - 1 > 0 ? k1 - *k0 - 1 : 0;
+}
+
+/* ---- events: nodes of the segment pairs of one chunk pair ------------------ */
+
+/* The crossing point of segments p0p1 and q0q1, known to cross properly,
+ * rounded and clamped into both segments' boxes. */
+VSG_HD void vsg_ref_cross_point(double p0x, double p0y, double p1x, double p1y, double q0x,
+                                double q0y, double q1x, double q1y, double *x, double *y)
+{
+    double rx = p1x - p0x, ry = p1y - p0y, sx = q1x - q0x, sy = q1y - q0y;
+    double den = rx * sy - ry * sx;
+    double t = ((q0x - p0x) * sy - (q0y - p0y) * sx) / den;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    double cx = p0x + t * rx, cy = p0y + t * ry;
+    double lox = fmax(fmin(p0x, p1x), fmin(q0x, q1x)), hix = fmin(fmax(p0x, p1x), fmax(q0x, q1x));
+    double loy = fmax(fmin(p0y, p1y), fmin(q0y, q1y)), hiy = fmin(fmax(p0y, p1y), fmax(q0y, q1y));
+    *x = cx < lox ? lox : (cx > hix ? hix : cx);
+    *y = cy < loy ? loy : (cy > hiy ? hiy : cy);
+}
+
+/* The nodes of segment pair (s of side 0, t of side 1): up to 8 points, each
+ * a node on both. Returns the count, or -1 when an orientation is not
+ * decided (the pair is handed back). */
+VSG_HD int vsg_ref_seg_nodes(double p0x, double p0y, double p1x, double p1y, double q0x,
+                             double q0y, double q1x, double q1y, double *nx, double *ny)
+{
+    if (fmax(p0x, p1x) < fmin(q0x, q1x) || fmax(q0x, q1x) < fmin(p0x, p1x) ||
+        fmax(p0y, p1y) < fmin(q0y, q1y) || fmax(q0y, q1y) < fmin(p0y, p1y))
+        return 0;
+    int o1 = vsg_orient2d(p0x, p0y, p1x, p1y, q0x, q0y);
+    int o2 = vsg_orient2d(p0x, p0y, p1x, p1y, q1x, q1y);
+    int o3 = vsg_orient2d(q0x, q0y, q1x, q1y, p0x, p0y);
+    int o4 = vsg_orient2d(q0x, q0y, q1x, q1y, p1x, p1y);
+    if (o1 == VSG_ORIENT_UNCERTAIN || o2 == VSG_ORIENT_UNCERTAIN ||
+        o3 == VSG_ORIENT_UNCERTAIN || o4 == VSG_ORIENT_UNCERTAIN)
+        return -1;
+    if (o1 * o2 > 0 || o3 * o4 > 0)
+        return 0;
+    if (o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0) {
+        vsg_ref_cross_point(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, nx, ny);
+        return 1;
+    }
+    int n = 0;
+    if (o1 == 0 && vsg_on_segment_collinear(p0x, p0y, p1x, p1y, q0x, q0y)) {
+        nx[n] = q0x; ny[n++] = q0y;
+    }
+    if (o2 == 0 && vsg_on_segment_collinear(p0x, p0y, p1x, p1y, q1x, q1y)) {
+        nx[n] = q1x; ny[n++] = q1y;
+    }
+    if (o3 == 0 && vsg_on_segment_collinear(q0x, q0y, q1x, q1y, p0x, p0y)) {
+        nx[n] = p0x; ny[n++] = p0y;
+    }
+    if (o4 == 0 && vsg_on_segment_collinear(q0x, q0y, q1x, q1y, p1x, p1y)) {
+        nx[n] = p1x; ny[n++] = p1y;
+    }
+    return n;
+}
+
+/* Where a point lies along the segment a->b, as an ordered key: the
+ * dominant axis's coordinate, increasing from a to b. Points of the
+ * segment's box that differ on that axis get different keys. */
+VSG_HD uint64_t vsg_ref_pos_key(double ax, double ay, double bx, double by, double x, double y)
+{
+    int use_x = fabs(bx - ax) >= fabs(by - ay);
+    double c = use_x ? x : y;
+    int up = use_x ? bx >= ax : by >= ay;
+    uint64_t o = vsg_ord_of(c);
+    return up ? o : ~o;
+}
+
+/* ---- labels at nodes ------------------------------------------------------------ */
+
+/* The label of a piece end at node v, whose ray runs from v to (dx, dy)
+ * and which leaves v (out = 1) or arrives (out = 0), from the other
+ * polygon's piece ends there: rays (ox[i], oy[i]) with their leaving flags.
+ * Returns VSG_REF_* or -1 when undecided. */
+VSG_HD int vsg_ref_sector_label(double vx, double vy, double dx, double dy, int out, int n,
+                                const double *ox, const double *oy, const int *oout)
+{
+    int best = -1, along = -1, n_along = 0;
+    for (int i = 0; i < n; i++) {
+        int cls = vsg_cov_cw_class(vx, vy, dx, dy, ox[i], oy[i]);
+        if (cls < 0)
+            return -1;
+        if (cls == 0) {
+            along = i;
+            n_along++;
+            continue;
+        }
+        if (best < 0) {
+            best = i;
+            continue;
+        }
+        int tie = 0, unsure = 0;
+        int before = vsg_cov_cw_before(vx, vy, dx, dy, ox[i], oy[i], ox[best], oy[best], &tie,
+                                       &unsure);
+        if (unsure)
+            return -1;
+        if (tie && oout[i] != oout[best])
+            return -1;   /* the other polygon's boundary doubles back */
+        if (before)
+            best = i;
+    }
+    if (n_along > 1)
+        return -1;
+    if (along >= 0)
+        return oout[along] == out ? VSG_REF_SAME : VSG_REF_OPPOSITE;
+    if (best < 0)
+        return -1;
+    /* leaving: interior on its left, the counter-clockwise side, where the
+     * piece lies; arriving: interior on the clockwise side of its ray */
+    return oout[best] ? VSG_REF_IN : VSG_REF_OUT;
+}
+
+#endif

@@ -1,0 +1,594 @@
+/*
+ * refine_steps.h - the overlay refine stage's steps as one dispatcher:
+ * vsg_ref_item(ctx, step, i) runs item i of a step (elements/overlay/
+ * refine.h has the logic). The host backend loops over it; the device
+ * launches it (cuda/overlay/launch_refine.cu). The boundary steps after
+ * the selection are the coverage union's (coverage_steps.h).
+ *
+ * Every array is backend memory, owned by the orchestrator
+ * (stages/overlay/refine.c), sized by count-then-scan.
+ */
+#ifndef VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
+#define VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
+
+#include "elements/overlay/refine.h"
+
+typedef struct {
+    vsg_ref_side side[2];
+    int cur;                         /* the side of the per-side steps       */
+    const int64_t *pa, *pb;          /* the pairs, sorted                    */
+    int64_t n_pairs;
+    uint32_t *why;                   /* n_pairs                              */
+    int kbits;                       /* bits of a coordinate index           */
+    /* a join's candidates: (chunk or geometry of side 0, of side 1)         */
+    const int64_t *ja, *jb;
+    int64_t n_join;
+    int join_side;                   /* which side's chunks the join holds   */
+    int64_t *jflag, *joff;           /* n_join, n_join + 1                   */
+    /* items (pair, side, chunk), sorted */
+    int64_t n_items, item_base;
+    int64_t *it_pair, *it_chunk, *it_idx;
+    int8_t *it_side;
+    uint64_t *it_key;
+    int64_t *it_cnt, *it_off;
+    /* instances: one per (pair, side, segment) */
+    int64_t n_inst;
+    int64_t *in_pair, *in_k, *in_ring;
+    int8_t *in_side;
+    uint64_t *in_key;                /* sorted by construction               */
+    uint32_t *in_flags;
+    int64_t *in_cnt, *in_pc;         /* pieces: count, offsets (n_inst + 1)  */
+    /* events */
+    int64_t *cp_pair, *ev_cnt, *ev_off;
+    int64_t n_ev;
+    int64_t *ev_inst, *ev_idx;
+    double *ev_x, *ev_y;
+    uint64_t *ev_key;
+    int64_t *ev_split, *ev_rank;
+    /* pieces (original direction of their segment) */
+    int64_t n_pc;
+    int64_t *pc_inst;
+    double *pc_x0, *pc_y0, *pc_x1, *pc_y1;
+    uint32_t *pc_flags;              /* 1: start is a node, 2: end is        */
+    uint64_t *nd_key;                /* 2 per piece, sorted with nd_idx      */
+    int64_t *nd_idx;
+    int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
+    int64_t *val, *ptr, *val2, *ptr2;
+    int64_t *keep, *keep_off;
+    /* the selected boundary */
+    vsg_cov_r R;
+    uint8_t *ok;
+    uint8_t *out_flags;
+    uint8_t *touch;                  /* n_pairs: the boundaries meet         */
+} vsg_ref_ctx;
+
+enum {
+    VSG_REF_PAIR_INIT,      /* n_pairs                      */
+    VSG_REF_RING_INIT,      /* side cur: n_rings            */
+    VSG_REF_COORD_RING,     /* blocks of n_coords           */
+    VSG_REF_MIN_Y,          /* n_coords                     */
+    VSG_REF_MIN_X,
+    VSG_REF_MIN_I,
+    VSG_REF_RING_DIR,       /* n_rings                      */
+    VSG_REF_RING_CHUNKS,    /* n_rings                      */
+    VSG_REF_CHUNK_FILL,     /* n_chunks                     */
+    VSG_REF_ITEM_FLAG,      /* n_join                       */
+    VSG_REF_ITEM_FILL,      /* n_join                       */
+    VSG_REF_ITEM_KEY,       /* n_items                      */
+    VSG_REF_INST_COUNT,     /* n_items                      */
+    VSG_REF_INST_FILL,      /* n_items                      */
+    VSG_REF_CP_COUNT,       /* n_join (chunk pairs)         */
+    VSG_REF_CP_FILL,        /* n_join                       */
+    VSG_REF_EV_POS,         /* n_ev                         */
+    VSG_REF_EV_INST,        /* n_ev (sorted by position)    */
+    VSG_REF_EV_MARK,        /* n_ev (sorted by instance)    */
+    VSG_REF_INST_PIECES,    /* n_inst                       */
+    VSG_REF_PIECE_FIRST,    /* n_inst                       */
+    VSG_REF_PIECE_SPLIT,    /* n_ev                         */
+    VSG_REF_NODE_KEY,       /* n_pc                         */
+    VSG_REF_NODE_LABEL,     /* 2 n_pc (sorted positions)    */
+    VSG_REF_PROP_INIT,      /* n_pc                         */
+    VSG_REF_PROP_ROUND,     /* n_pc                         */
+    VSG_REF_CHECK,          /* n_pc                         */
+    VSG_REF_SELECT,         /* n_pc                         */
+    VSG_REF_R_FILL,         /* n_pc                         */
+    VSG_REF_FINAL,          /* n_pairs                      */
+    VSG_REF_N_STEPS
+};
+
+#define VSG_REF_PC_S 1u
+#define VSG_REF_PC_E 2u
+
+/* ---- helpers over the context ------------------------------------------- */
+
+/* The instance of (pair, side, k), or -1. */
+VSG_HD int64_t vsg_ref_find_inst(const vsg_ref_ctx *c, int64_t p, int side, int64_t k)
+{
+    uint64_t h = vsg_ref_inst_key(p, side, k, c->kbits);
+    int64_t q = vsg_grid_lower_bound(c->in_key, c->n_inst, h);
+    return q < c->n_inst && c->in_key[q] == h ? q : -1;
+}
+
+/* The segment of instance i in its stored direction. */
+VSG_HD void vsg_ref_inst_seg(const vsg_ref_ctx *c, int64_t i, double *ax, double *ay,
+                             double *bx, double *by)
+{
+    const vsg_col_view *v = &c->side[c->in_side[i]].v;
+    int64_t k = c->in_k[i];
+    *ax = v->x[k];
+    *ay = v->y[k];
+    *bx = v->x[k + 1];
+    *by = v->y[k + 1];
+}
+
+VSG_HD int vsg_ref_piece_dir(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t i = c->pc_inst[q];
+    return c->side[c->in_side[i]].dir[c->in_ring[i]];
+}
+
+VSG_HD int vsg_ref_piece_flat(const vsg_ref_ctx *c, int64_t q)
+{
+    return vsg_cov_same(c->pc_x0[q], c->pc_y0[q], c->pc_x1[q], c->pc_y1[q]);
+}
+
+/* The piece before q along its ring, interior on the left; -1 if none is
+ * found (the pair is then handed back). */
+VSG_HD int64_t vsg_ref_prev_piece(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t i = c->pc_inst[q], j = q - c->in_pc[i], n = c->in_pc[i + 1] - c->in_pc[i];
+    int fwd = vsg_ref_piece_dir(c, q) > 0;
+    if (fwd && j > 0)
+        return q - 1;
+    if (!fwd && j < n - 1)
+        return q + 1;
+    int side = c->in_side[i];
+    const vsg_col_view *v = &c->side[side].v;
+    int64_t r = c->in_ring[i], rk0 = v->ring_coord[r], rk1 = v->ring_coord[r + 1], k = c->in_k[i];
+    for (int step = 0; step < VSG_COV_MAX_REPEAT; step++) {
+        if (fwd)
+            k = k - 1 >= rk0 ? k - 1 : rk1 - 2;
+        else
+            k = k + 1 <= rk1 - 2 ? k + 1 : rk0;
+        int64_t t = vsg_ref_find_inst(c, c->in_pair[i], side, k);
+        if (t < 0)
+            return -1;
+        if (c->in_pc[t + 1] > c->in_pc[t])
+            return fwd ? c->in_pc[t + 1] - 1 : c->in_pc[t];
+    }
+    return -1;
+}
+
+/* ---- the steps ---------------------------------------------------------------- */
+
+VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
+{
+    int64_t p = c->cp_pair[i];
+    if (!fill)
+        c->ev_cnt[i] = 0;
+    if (p < 0)
+        return 0;
+    const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
+    int64_t ra, rb, ka, kb;
+    int64_t na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
+    int64_t nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
+    int64_t n = 0, o = fill ? c->ev_off[i] : 0;
+    for (int64_t s = 0; s < na; s++) {
+        int64_t k = ka + s;
+        double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
+        int64_t ia = -1;
+        for (int64_t t = 0; t < nb; t++) {
+            int64_t m = kb + t;
+            double nx[4], ny[4];
+            int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, B->v.x[m], B->v.y[m], B->v.x[m + 1],
+                                        B->v.y[m + 1], nx, ny);
+            if (cnt < 0) {
+                VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
+                continue;
+            }
+            if (cnt == 0)
+                continue;
+            if (fill) {
+                if (ia < 0)
+                    ia = vsg_ref_find_inst(c, p, 0, k);
+                int64_t ib = vsg_ref_find_inst(c, p, 1, m);
+                if (ia < 0 || ib < 0) {
+                    VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
+                    ia = -1;
+                }
+                for (int e = 0; e < cnt; e++) {
+                    c->ev_inst[o + n + 2 * e] = ia;
+                    c->ev_inst[o + n + 2 * e + 1] = ib;
+                    c->ev_x[o + n + 2 * e] = c->ev_x[o + n + 2 * e + 1] = nx[e];
+                    c->ev_y[o + n + 2 * e] = c->ev_y[o + n + 2 * e + 1] = ny[e];
+                }
+            }
+            n += 2 * cnt;
+        }
+    }
+    if (fill && n > 0)
+        c->touch[p] = 1;   /* every writer stores the same value */
+    if (!fill)
+        c->ev_cnt[i] = n;
+    return na * nb;
+}
+
+/* Sorted position q (by instance, then along the segment): whether the
+ * event splits its segment, and the node flags of the segment's ends. */
+VSG_HD void vsg_ref_ev_mark(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t e = c->ev_idx[q], i = c->ev_inst[e];
+    c->ev_split[q] = 0;
+    if (i < 0)
+        return;
+    double ax, ay, bx, by, x = c->ev_x[e], y = c->ev_y[e];
+    vsg_ref_inst_seg(c, i, &ax, &ay, &bx, &by);
+    if (vsg_cov_same(x, y, ax, ay)) {
+        VSG_OR_U32(c->in_flags + i, VSG_REF_SNODE);
+        return;
+    }
+    if (vsg_cov_same(x, y, bx, by)) {
+        VSG_OR_U32(c->in_flags + i, VSG_REF_ENODE);
+        return;
+    }
+    if (q > 0) {
+        int64_t e2 = c->ev_idx[q - 1];
+        if (c->ev_inst[e2] == i) {
+            if (vsg_cov_same(x, y, c->ev_x[e2], c->ev_y[e2]))
+                return;
+            if (vsg_ref_pos_key(ax, ay, bx, by, x, y) ==
+                vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[e2], c->ev_y[e2]))
+                VSG_OR_U32(c->why + c->in_pair[i], VSG_REF_BAD_ORDER);
+        }
+    }
+    c->ev_split[q] = 1;
+}
+
+/* The events of instance i: sorted positions [lo, hi). */
+VSG_HD void vsg_ref_inst_events(const vsg_ref_ctx *c, int64_t i, int64_t *lo, int64_t *hi)
+{
+    *lo = vsg_grid_lower_bound(c->ev_key, c->n_ev, (uint64_t)i);
+    *hi = vsg_grid_lower_bound(c->ev_key, c->n_ev, (uint64_t)i + 1);
+}
+
+VSG_HD void vsg_ref_inst_pieces(const vsg_ref_ctx *c, int64_t i)
+{
+    double ax, ay, bx, by;
+    int64_t lo, hi;
+    vsg_ref_inst_seg(c, i, &ax, &ay, &bx, &by);
+    if (vsg_cov_same(ax, ay, bx, by) || c->side[c->in_side[i]].dir[c->in_ring[i]] == 0) {
+        c->in_cnt[i] = 0;
+        return;
+    }
+    vsg_ref_inst_events(c, i, &lo, &hi);
+    c->in_cnt[i] = 1 + c->ev_rank[hi] - c->ev_rank[lo];
+}
+
+VSG_HD void vsg_ref_piece_first(const vsg_ref_ctx *c, int64_t i)
+{
+    int64_t q0 = c->in_pc[i], q1 = c->in_pc[i + 1];
+    if (q1 <= q0)
+        return;
+    double ax, ay, bx, by;
+    vsg_ref_inst_seg(c, i, &ax, &ay, &bx, &by);
+    c->pc_inst[q0] = i;
+    c->pc_x0[q0] = ax;
+    c->pc_y0[q0] = ay;
+    c->pc_x1[q1 - 1] = bx;
+    c->pc_y1[q1 - 1] = by;
+    if (c->in_flags[i] & VSG_REF_SNODE)
+        VSG_OR_U32(c->pc_flags + q0, VSG_REF_PC_S);
+    if (c->in_flags[i] & VSG_REF_ENODE)
+        VSG_OR_U32(c->pc_flags + q1 - 1, VSG_REF_PC_E);
+}
+
+VSG_HD void vsg_ref_piece_split(const vsg_ref_ctx *c, int64_t q)
+{
+    if (!c->ev_split[q])
+        return;
+    int64_t e = c->ev_idx[q], i = c->ev_inst[e], lo, hi;
+    if (c->in_pc[i + 1] <= c->in_pc[i])
+        return;
+    vsg_ref_inst_events(c, i, &lo, &hi);
+    int64_t r = c->ev_rank[q] - c->ev_rank[lo], pc = c->in_pc[i] + r;
+    c->pc_x1[pc] = c->ev_x[e];
+    c->pc_y1[pc] = c->ev_y[e];
+    VSG_OR_U32(c->pc_flags + pc, VSG_REF_PC_E);
+    c->pc_inst[pc + 1] = i;
+    c->pc_x0[pc + 1] = c->ev_x[e];
+    c->pc_y0[pc + 1] = c->ev_y[e];
+    VSG_OR_U32(c->pc_flags + pc + 1, VSG_REF_PC_S);
+}
+
+VSG_HD void vsg_ref_node_key(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t p = c->in_pair[c->pc_inst[q]];
+    int flat = vsg_ref_piece_flat(c, q);
+    uint32_t f = c->pc_flags[q];
+    c->nd_idx[2 * q] = 2 * q;
+    c->nd_idx[2 * q + 1] = 2 * q + 1;
+    c->nd_key[2 * q] = !flat && (f & VSG_REF_PC_S)
+                           ? vsg_cov_node_key(p, c->pc_x0[q], c->pc_y0[q]) : VSG_COV_NOKEY;
+    c->nd_key[2 * q + 1] = !flat && (f & VSG_REF_PC_E)
+                               ? vsg_cov_node_key(p, c->pc_x1[q], c->pc_y1[q]) : VSG_COV_NOKEY;
+    c->end_label[2 * q] = c->end_label[2 * q + 1] = 0;
+}
+
+/* Sorted node entry t: the label of its piece end from the other side's
+ * piece ends at the same node. */
+VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
+{
+    int64_t n = 2 * c->n_pc;
+    uint64_t h = c->nd_key[t];
+    if (h == VSG_COV_NOKEY)
+        return 1;
+    int64_t lo = t, hi = t + 1;
+    while (lo > 0 && c->nd_key[lo - 1] == h && t - lo < VSG_REF_MAX_DEGREE)
+        lo--;
+    while (hi < n && c->nd_key[hi] == h && hi - t < VSG_REF_MAX_DEGREE)
+        hi++;
+    int64_t e = c->nd_idx[t], q = e / 2, i = c->pc_inst[q], p = c->in_pair[i];
+    int z = (int)(e % 2), side = c->in_side[i];
+    double vx = z ? c->pc_x1[q] : c->pc_x0[q], vy = z ? c->pc_y1[q] : c->pc_y0[q];
+    double dx = z ? c->pc_x0[q] : c->pc_x1[q], dy = z ? c->pc_y0[q] : c->pc_y1[q];
+    if ((lo > 0 && c->nd_key[lo - 1] == h) || (hi < n && c->nd_key[hi] == h)) {
+        VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
+        return hi - lo;
+    }
+    /* leaving: the end is the start of the piece in its ring's direction */
+    int out = (z == 0) == (vsg_ref_piece_dir(c, q) > 0);
+    double ox[VSG_REF_MAX_DEGREE], oy[VSG_REF_MAX_DEGREE];
+    int oout[VSG_REF_MAX_DEGREE], m = 0;
+    for (int64_t u = lo; u < hi; u++) {
+        int64_t e2 = c->nd_idx[u], q2 = e2 / 2, i2 = c->pc_inst[q2];
+        int z2 = (int)(e2 % 2);
+        double wx = z2 ? c->pc_x1[q2] : c->pc_x0[q2], wy = z2 ? c->pc_y1[q2] : c->pc_y0[q2];
+        if (c->in_pair[i2] != p || !vsg_cov_same(wx, wy, vx, vy)) {
+            VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);   /* a key collision */
+            return hi - lo;
+        }
+        if (c->in_side[i2] == side)
+            continue;
+        ox[m] = z2 ? c->pc_x0[q2] : c->pc_x1[q2];
+        oy[m] = z2 ? c->pc_y0[q2] : c->pc_y1[q2];
+        oout[m++] = (z2 == 0) == (vsg_ref_piece_dir(c, q2) > 0);
+    }
+    int lab = m > 0 ? vsg_ref_sector_label(vx, vy, dx, dy, out, m, ox, oy, oout) : -1;
+    if (lab <= 0)
+        VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
+    else
+        c->end_label[e] = (int8_t)lab;
+    return (hi - lo) * (hi - lo);
+}
+
+VSG_HD void vsg_ref_prop_init(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t i = c->pc_inst[q], p = c->in_pair[i];
+    int side = c->in_side[i], fwd = vsg_ref_piece_dir(c, q) > 0;
+    int zs = fwd ? 0 : 1;
+    double sx = fwd ? c->pc_x0[q] : c->pc_x1[q], sy = fwd ? c->pc_y0[q] : c->pc_y1[q];
+    const double *ob = c->side[1 - side].boxes + 4 * (side == 0 ? c->pb[p] : c->pa[p]);
+    c->val[q] = 0;
+    c->ptr[q] = q;
+    if (!vsg_ref_piece_flat(c, q) && (c->pc_flags[q] & (zs ? VSG_REF_PC_E : VSG_REF_PC_S))) {
+        c->val[q] = c->end_label[2 * q + zs];
+        return;
+    }
+    if (sx < ob[0] || sx > ob[2] || sy < ob[1] || sy > ob[3]) {
+        c->val[q] = VSG_REF_OUT;
+        return;
+    }
+    int64_t pr = vsg_ref_prev_piece(c, q);
+    if (pr < 0)
+        VSG_OR_U32(c->why + p, VSG_REF_BAD_NOLABEL);
+    else
+        c->ptr[q] = pr;
+}
+
+/* One round of pointer jumping towards each piece's labelled source. */
+VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t t = c->ptr[q];
+    if (c->val[q] != 0 || t == q) {
+        c->val2[q] = c->val[q];
+        c->ptr2[q] = t;
+    } else if (c->val[t] != 0) {
+        c->val2[q] = c->val[t];
+        c->ptr2[q] = t;
+    } else {
+        c->val2[q] = 0;
+        c->ptr2[q] = c->ptr[t];
+    }
+}
+
+VSG_HD void vsg_ref_check(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t p = c->in_pair[c->pc_inst[q]];
+    if (c->val[q] == 0) {
+        VSG_OR_U32(c->why + p, VSG_REF_BAD_NOLABEL);
+        return;
+    }
+    int ze = vsg_ref_piece_dir(c, q) > 0 ? 1 : 0;
+    if (!vsg_ref_piece_flat(c, q) && (c->pc_flags[q] & (ze ? VSG_REF_PC_E : VSG_REF_PC_S))) {
+        int lab = c->end_label[2 * q + ze];
+        if (lab != 0 && lab != c->val[q])
+            VSG_OR_U32(c->why + p, VSG_REF_BAD_LABEL);
+    }
+}
+
+VSG_HD void vsg_ref_select(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t i = c->pc_inst[q];
+    int64_t lab = c->val[q];
+    c->keep[q] = c->why[c->in_pair[i]] == 0 && !vsg_ref_piece_flat(c, q) &&
+                 (lab == VSG_REF_IN || (c->in_side[i] == 0 && lab == VSG_REF_SAME));
+}
+
+VSG_HD void vsg_ref_r_fill(const vsg_ref_ctx *c, int64_t q)
+{
+    if (!c->keep[q])
+        return;
+    const vsg_cov_r *R = &c->R;
+    int64_t j = c->keep_off[q], g = c->in_pair[c->pc_inst[q]];
+    int fwd = vsg_ref_piece_dir(c, q) > 0;
+    double ax = fwd ? c->pc_x0[q] : c->pc_x1[q], ay = fwd ? c->pc_y0[q] : c->pc_y1[q];
+    double bx = fwd ? c->pc_x1[q] : c->pc_x0[q], by = fwd ? c->pc_y1[q] : c->pc_y0[q];
+    R->group[j] = g;
+    R->ax[j] = ax;
+    R->ay[j] = ay;
+    R->bx[j] = bx;
+    R->by[j] = by;
+    R->box[4 * j] = ax < bx ? ax : bx;
+    R->box[4 * j + 1] = ay < by ? ay : by;
+    R->box[4 * j + 2] = ax < bx ? bx : ax;
+    R->box[4 * j + 3] = ay < by ? by : ay;
+    R->skey[j] = vsg_cov_node_key(g, ax, ay);
+    R->sidx[j] = j;
+    R->ekey[j] = vsg_cov_node_key(g, bx, by);
+    R->eidx[j] = j;
+}
+
+/* Item i of step s; returns its work. */
+VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
+{
+    const vsg_ref_side *sd = &c->side[c->cur];
+    switch (s) {
+    case VSG_REF_PAIR_INIT:
+        vsg_ref_pair_init(&c->side[0].v, &c->side[1].v, c->pa, c->pb, i, c->why);
+        return 1;
+    case VSG_REF_RING_INIT:
+        vsg_cov_ring_init(&sd->v, i, sd->ring_geom, sd->ring_shell, sd->ring_min);
+        return 1;
+    case VSG_REF_COORD_RING:
+        return vsg_cov_coord_ring(&sd->v, i, sd->coord_ring);
+    case VSG_REF_MIN_Y:
+    case VSG_REF_MIN_X:
+    case VSG_REF_MIN_I:
+        vsg_cov_min_pass(&sd->v, sd->coord_ring, s - VSG_REF_MIN_Y, i, sd->ring_min);
+        return 1;
+    case VSG_REF_RING_DIR:
+        vsg_ref_ring_dir(sd, i);
+        return VSG_COV_MAX_REPEAT;
+    case VSG_REF_RING_CHUNKS:
+        sd->chunk_cnt[i] = vsg_ring_chunk_count(&sd->v, i);
+        return 1;
+    case VSG_REF_CHUNK_FILL:
+        return vsg_chunk_fill(&sd->v, sd->ring_chunk, i, sd->chunk_geom, sd->chunk_box);
+    case VSG_REF_ITEM_FLAG: {
+        const vsg_ref_side *js = &c->side[c->join_side];
+        int64_t ch = c->join_side == 0 ? c->ja[i] : c->jb[i];
+        int64_t g = c->join_side == 0 ? c->jb[i] : c->ja[i];
+        c->jflag[i] = vsg_ref_item_pair(js, c->join_side, ch, g, c->pa, c->pb, c->n_pairs) >= 0;
+        return 1;
+    }
+    case VSG_REF_ITEM_FILL:
+        if (c->jflag[i]) {
+            const vsg_ref_side *js = &c->side[c->join_side];
+            int64_t ch = c->join_side == 0 ? c->ja[i] : c->jb[i];
+            int64_t g = c->join_side == 0 ? c->jb[i] : c->ja[i];
+            int64_t t = c->item_base + c->joff[i];
+            c->it_pair[t] = vsg_ref_item_pair(js, c->join_side, ch, g, c->pa, c->pb, c->n_pairs);
+            c->it_side[t] = (int8_t)c->join_side;
+            c->it_chunk[t] = ch;
+        }
+        return 1;
+    case VSG_REF_ITEM_KEY: {
+        /* (pair, side, first segment): the instances come out sorted */
+        int64_t ring, k0;
+        vsg_ref_chunk_segs(&c->side[c->it_side[i]], c->it_chunk[i], &k0, &ring);
+        c->it_key[i] = vsg_ref_inst_key(c->it_pair[i], c->it_side[i], k0, c->kbits);
+        c->it_idx[i] = i;
+        return 1;
+    }
+    case VSG_REF_INST_COUNT: {
+        int64_t t = c->it_idx[i], ring, k0;
+        c->it_cnt[i] = vsg_ref_chunk_segs(&c->side[c->it_side[t]], c->it_chunk[t], &k0, &ring);
+        return 1;
+    }
+    case VSG_REF_INST_FILL: {
+        int64_t t = c->it_idx[i], ring, k0;
+        int side = c->it_side[t];
+        int64_t n = vsg_ref_chunk_segs(&c->side[side], c->it_chunk[t], &k0, &ring);
+        if (n > 0 && c->side[side].dir[ring] == 0)
+            VSG_OR_U32(c->why + c->it_pair[t], VSG_REF_BAD_INPUT);   /* no orientation */
+        for (int64_t u = 0; u < n; u++) {
+            int64_t o = c->it_off[i] + u;
+            c->in_pair[o] = c->it_pair[t];
+            c->in_side[o] = (int8_t)side;
+            c->in_k[o] = k0 + u;
+            c->in_ring[o] = ring;
+            c->in_key[o] = vsg_ref_inst_key(c->it_pair[t], side, k0 + u, c->kbits);
+            c->in_flags[o] = 0;
+        }
+        return n;
+    }
+    case VSG_REF_CP_COUNT: {
+        int64_t ga = c->side[0].chunk_geom[c->ja[i]], gb = c->side[1].chunk_geom[c->jb[i]];
+        c->cp_pair[i] = ga < 0 || gb < 0 ? -1 : vsg_ref_find_pair(c->pa, c->pb, c->n_pairs, ga, gb);
+        return vsg_ref_events(c, i, 0);
+    }
+    case VSG_REF_CP_FILL:
+        return vsg_ref_events(c, i, 1);
+    case VSG_REF_EV_POS: {
+        int64_t e = i, in = c->ev_inst[e];
+        double ax, ay, bx, by;
+        c->ev_idx[e] = e;
+        if (in < 0) {
+            c->ev_key[e] = 0;
+            return 1;
+        }
+        vsg_ref_inst_seg(c, in, &ax, &ay, &bx, &by);
+        c->ev_key[e] = vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[e], c->ev_y[e]);
+        return 1;
+    }
+    case VSG_REF_EV_INST: {
+        int64_t in = c->ev_inst[c->ev_idx[i]];
+        c->ev_key[i] = in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
+        return 1;
+    }
+    case VSG_REF_EV_MARK:
+        vsg_ref_ev_mark(c, i);
+        return 2;
+    case VSG_REF_INST_PIECES:
+        vsg_ref_inst_pieces(c, i);
+        return 2;
+    case VSG_REF_PIECE_FIRST:
+        vsg_ref_piece_first(c, i);
+        return 1;
+    case VSG_REF_PIECE_SPLIT:
+        vsg_ref_piece_split(c, i);
+        return 2;
+    case VSG_REF_NODE_KEY:
+        vsg_ref_node_key(c, i);
+        return 1;
+    case VSG_REF_NODE_LABEL:
+        return vsg_ref_node_label(c, i);
+    case VSG_REF_PROP_INIT:
+        vsg_ref_prop_init(c, i);
+        return VSG_COV_MAX_REPEAT;
+    case VSG_REF_PROP_ROUND:
+        vsg_ref_prop_round(c, i);
+        return 1;
+    case VSG_REF_CHECK:
+        vsg_ref_check(c, i);
+        return 1;
+    case VSG_REF_SELECT:
+        vsg_ref_select(c, i);
+        return 1;
+    case VSG_REF_R_FILL:
+        vsg_ref_r_fill(c, i);
+        return 1;
+    case VSG_REF_FINAL:
+        /* a pair whose polygons only touch: an empty result, settled */
+        if (c->why[i] == VSG_COV_BAD_EMPTY) {
+            c->why[i] = 0;
+            c->ok[i] = c->touch[i] ? 2 : 1;
+            c->out_flags[i] = VSG_GF_EMPTY;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * refine.c - the overlay refine stage (stages/stages.h): the exact
+ * intersection of polygon pairs on either backend. The logic and why it
+ * holds are in elements/overlay/refine.h; this file sizes the arrays and
+ * runs the steps in order:
+ *
+ *   refine_sides     per input: rings oriented exactly, chunk tables, boxes
+ *   candidates       chunks of each side against the other side's boxes
+ *   refine_segments  the segments of every pair near the other polygon
+ *   candidates       chunk pairs (the segment-level join)
+ *   refine_nodes     exact segment-pair nodes, sorted along each segment;
+ *                    the pieces between them
+ *   refine_labels    each piece inside, outside or along the other polygon,
+ *                    at the nodes by exact angular order, elsewhere from
+ *                    its predecessor (pointer jumping); checked at both ends
+ *   refine_select    the pieces of the intersection's boundary
+ *   boundary_*       the coverage union's second half (stages/union/
+ *                    boundary.h): linking, noding and nesting proofs, rings,
+ *                    one MultiPolygon per pair
+ *
+ * A pair any check rejects has pair_ok = 0 and its reason bits in why:
+ * the caller runs GEOS on it. Scalar reads size the allocations.
+ */
+#include "stages/stages.h"
+#include "stages/step.h"
+
+#include <string.h>
+
+#include "elements/overlay/refine_steps.h"
+#include "stages/union/boundary.h"
+
+#ifdef VSGPU_HAVE_CUDA
+#include "overlay/launch_refine.h"
+#endif
+
+static vsg_status step(vsg_exec *x, const vsg_ref_ctx *c, int s, int64_t n)
+{
+    vsg_status st = vsg_exec_launch(x, "overlay_refine");
+    if (st != VSG_OK)
+        return st;
+    if (vsg_step_on_gpu(x))
+        GPU_OR(vsg_launch_ref_step(vsg_exec_gpu(x), c, s, n));
+    int64_t most = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = vsg_ref_item(c, s, i);
+        most = w > most ? w : most;
+    }
+    vsg_exec_note_work(x, most);
+    return VSG_OK;
+}
+
+#define get(x, s, bytes, out) vsg_scratch_alloc((x), (s), (bytes), (void **)(out))
+#define I64 sizeof(int64_t)
+#define F64 sizeof(double)
+
+static vsg_status side_prep(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int k)
+{
+    vsg_status st;
+    vsg_ref_side *sd = &c->side[k];
+    int64_t nr = sd->v.n_rings, nc = sd->v.n_coords;
+    double *boxes = NULL;
+    c->cur = k;
+    TRY(get(x, s, (size_t)sd->v.n_geoms * 4 * F64, &boxes));
+    TRY(vsg_stage_bounds(x, &sd->v, boxes));
+    sd->boxes = boxes;
+    TRY(get(x, s, (size_t)nc * I64, &sd->coord_ring));
+    TRY(get(x, s, (size_t)nr * I64, &sd->ring_geom));
+    TRY(get(x, s, (size_t)nr, &sd->ring_shell));
+    TRY(get(x, s, (size_t)nr * 3 * sizeof(uint64_t), &sd->ring_min));
+    TRY(get(x, s, (size_t)nr, &sd->dir));
+    TRY(get(x, s, (size_t)nr * I64, &sd->chunk_cnt));
+    TRY(get(x, s, (size_t)(nr + 1) * I64, &sd->ring_chunk));
+    TRY(step(x, c, VSG_REF_RING_INIT, nr));
+    TRY(step(x, c, VSG_REF_COORD_RING, (nc + VSG_COV_BLOCK - 1) / VSG_COV_BLOCK));
+    TRY(step(x, c, VSG_REF_MIN_Y, nc));
+    TRY(step(x, c, VSG_REF_MIN_X, nc));
+    TRY(step(x, c, VSG_REF_MIN_I, nc));
+    TRY(step(x, c, VSG_REF_RING_DIR, nr));
+    TRY(step(x, c, VSG_REF_RING_CHUNKS, nr));
+    TRY(vsg_scan_total(x, sd->chunk_cnt, sd->ring_chunk, nr, &sd->n_chunks));
+    TRY(get(x, s, (size_t)sd->n_chunks * I64, &sd->chunk_geom));
+    TRY(get(x, s, (size_t)sd->n_chunks * 4 * F64, &sd->chunk_box));
+    TRY(step(x, c, VSG_REF_CHUNK_FILL, sd->n_chunks));
+done:
+    return st;
+}
+
+static void pairs_free(vsg_exec *x, vsg_pairs *p)
+{
+    vsg_exec_free(x, p->a);
+    vsg_exec_free(x, p->b);
+    memset(p, 0, sizeof *p);
+}
+
+static void use_join(vsg_ref_ctx *c, const vsg_pairs *p, int side, int64_t *flag, int64_t *off)
+{
+    c->ja = p->a;
+    c->jb = p->b;
+    c->n_join = p->n;
+    c->join_side = side;
+    c->jflag = flag;
+    c->joff = off;
+}
+
+/* The segments of every pair that lie near the other polygon. */
+static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    vsg_ref_side *A = &c->side[0], *B = &c->side[1];
+    vsg_pairs j[2];
+    int64_t *flag[2], *off[2], n[2] = {0, 0};
+    memset(j, 0, sizeof j);
+    TRY(vsg_stage_candidates(x, A->chunk_box, A->n_chunks, B->boxes, B->v.n_geoms, &j[0]));
+    TRY(vsg_stage_candidates(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks, &j[1]));
+    vsg_exec_stage_begin(x, "refine_segments");
+    for (int k = 0; k < 2; k++) {
+        TRY(get(x, s, (size_t)j[k].n * I64, &flag[k]));
+        TRY(get(x, s, (size_t)(j[k].n + 1) * I64, &off[k]));
+        use_join(c, &j[k], k, flag[k], off[k]);
+        TRY(step(x, c, VSG_REF_ITEM_FLAG, j[k].n));
+        TRY(vsg_scan_total(x, flag[k], off[k], j[k].n, &n[k]));
+    }
+    c->n_items = n[0] + n[1];
+    TRY(get(x, s, (size_t)c->n_items * I64, &c->it_pair));
+    TRY(get(x, s, (size_t)c->n_items * I64, &c->it_chunk));
+    TRY(get(x, s, (size_t)c->n_items * I64, &c->it_idx));
+    TRY(get(x, s, (size_t)c->n_items, &c->it_side));
+    TRY(get(x, s, (size_t)c->n_items * sizeof(uint64_t), &c->it_key));
+    for (int k = 0; k < 2; k++) {
+        use_join(c, &j[k], k, flag[k], off[k]);
+        c->item_base = k ? n[0] : 0;
+        TRY(step(x, c, VSG_REF_ITEM_FILL, j[k].n));
+    }
+    TRY(step(x, c, VSG_REF_ITEM_KEY, c->n_items));
+    TRY(vsg_exec_sort_u64_i64(x, c->it_key, c->it_idx, c->n_items, 64));
+    TRY(get(x, s, (size_t)c->n_items * I64, &c->it_cnt));
+    TRY(get(x, s, (size_t)(c->n_items + 1) * I64, &c->it_off));
+    TRY(step(x, c, VSG_REF_INST_COUNT, c->n_items));
+    TRY(vsg_scan_total(x, c->it_cnt, c->it_off, c->n_items, &c->n_inst));
+    int64_t ni = c->n_inst;
+    TRY(get(x, s, (size_t)ni * I64, &c->in_pair));
+    TRY(get(x, s, (size_t)ni * I64, &c->in_k));
+    TRY(get(x, s, (size_t)ni * I64, &c->in_ring));
+    TRY(get(x, s, (size_t)ni, &c->in_side));
+    TRY(get(x, s, (size_t)ni * sizeof(uint64_t), &c->in_key));
+    TRY(get(x, s, (size_t)ni * sizeof(uint32_t), &c->in_flags));
+    TRY(step(x, c, VSG_REF_INST_FILL, c->n_items));
+done:
+    vsg_exec_stage_end(x, c->n_items, c->n_inst);
+    pairs_free(x, &j[0]);
+    pairs_free(x, &j[1]);
+    c->ja = c->jb = NULL;
+    c->n_join = 0;
+    return st;
+}
+
+/* Nodes of the segment pairs, sorted along each segment; the pieces. */
+static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    vsg_pairs cp;
+    memset(&cp, 0, sizeof cp);
+    TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks, c->side[1].chunk_box,
+                             c->side[1].n_chunks, &cp));
+    vsg_exec_stage_begin(x, "refine_nodes");
+    c->ja = cp.a;
+    c->jb = cp.b;
+    c->n_join = cp.n;
+    TRY(get(x, s, (size_t)c->n_pairs, &c->touch));
+    TRY(vsg_exec_memset(x, c->touch, 0, (size_t)c->n_pairs));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_pair));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->ev_cnt));
+    TRY(get(x, s, (size_t)(cp.n + 1) * I64, &c->ev_off));
+    TRY(step(x, c, VSG_REF_CP_COUNT, cp.n));
+    TRY(vsg_scan_total(x, c->ev_cnt, c->ev_off, cp.n, &c->n_ev));
+    int64_t ne = c->n_ev;
+    TRY(get(x, s, (size_t)ne * I64, &c->ev_inst));
+    TRY(get(x, s, (size_t)ne * I64, &c->ev_idx));
+    TRY(get(x, s, (size_t)ne * F64, &c->ev_x));
+    TRY(get(x, s, (size_t)ne * F64, &c->ev_y));
+    TRY(get(x, s, (size_t)ne * sizeof(uint64_t), &c->ev_key));
+    TRY(step(x, c, VSG_REF_CP_FILL, cp.n));
+    pairs_free(x, &cp);
+    c->ja = c->jb = NULL;
+    c->n_join = 0;
+    /* along each segment, then by segment (stable): runs per instance */
+    TRY(step(x, c, VSG_REF_EV_POS, ne));
+    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, 64));
+    TRY(step(x, c, VSG_REF_EV_INST, ne));
+    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, vsg_bits_below(c->n_inst + 1)));
+    TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
+    TRY(get(x, s, (size_t)(ne + 1) * I64, &c->ev_rank));
+    TRY(step(x, c, VSG_REF_EV_MARK, ne));
+    TRY(vsg_exec_scan_i64(x, c->ev_split, c->ev_rank, ne));
+
+    int64_t ni = c->n_inst;
+    TRY(get(x, s, (size_t)ni * I64, &c->in_cnt));
+    TRY(get(x, s, (size_t)(ni + 1) * I64, &c->in_pc));
+    TRY(step(x, c, VSG_REF_INST_PIECES, ni));
+    TRY(vsg_scan_total(x, c->in_cnt, c->in_pc, ni, &c->n_pc));
+    int64_t np = c->n_pc;
+    TRY(get(x, s, (size_t)np * I64, &c->pc_inst));
+    TRY(get(x, s, (size_t)np * F64, &c->pc_x0));
+    TRY(get(x, s, (size_t)np * F64, &c->pc_y0));
+    TRY(get(x, s, (size_t)np * F64, &c->pc_x1));
+    TRY(get(x, s, (size_t)np * F64, &c->pc_y1));
+    TRY(get(x, s, (size_t)np * sizeof(uint32_t), &c->pc_flags));
+    TRY(vsg_exec_memset(x, c->pc_flags, 0, (size_t)np * sizeof(uint32_t)));
+    TRY(step(x, c, VSG_REF_PIECE_FIRST, ni));
+    TRY(step(x, c, VSG_REF_PIECE_SPLIT, ne));
+done:
+    vsg_exec_stage_end(x, cp.n + c->n_inst, c->n_pc);
+    pairs_free(x, &cp);
+    return st;
+}
+
+/* Every piece's label, from the nodes and then along the rings. */
+static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t np = c->n_pc;
+    vsg_exec_stage_begin(x, "refine_labels");
+    TRY(get(x, s, (size_t)2 * np * sizeof(uint64_t), &c->nd_key));
+    TRY(get(x, s, (size_t)2 * np * I64, &c->nd_idx));
+    TRY(get(x, s, (size_t)2 * np, &c->end_label));
+    TRY(step(x, c, VSG_REF_NODE_KEY, np));
+    TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, 2 * np, 64));
+    TRY(step(x, c, VSG_REF_NODE_LABEL, 2 * np));
+    TRY(get(x, s, (size_t)np * I64, &c->val));
+    TRY(get(x, s, (size_t)np * I64, &c->ptr));
+    TRY(get(x, s, (size_t)np * I64, &c->val2));
+    TRY(get(x, s, (size_t)np * I64, &c->ptr2));
+    TRY(step(x, c, VSG_REF_PROP_INIT, np));
+    /* a fixed number of rounds: 2^rounds exceeds any chain of pieces, and
+     * no scalar read is needed between them */
+    for (int r = vsg_bits_below(np + 1) + 1; r > 0; r--) {
+        TRY(step(x, c, VSG_REF_PROP_ROUND, np));
+        int64_t *t = c->val; c->val = c->val2; c->val2 = t;
+        t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
+    }
+    TRY(step(x, c, VSG_REF_CHECK, np));
+done:
+    vsg_exec_stage_end(x, np, np);
+    return st;
+}
+
+/* The intersection's boundary, handed to the coverage union's second half. */
+static vsg_status select_and_build(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s,
+                                   vsg_columnar *out)
+{
+    vsg_status st;
+    int64_t np = c->n_pc, n = 0;
+    vsg_cov_r *R = &c->R;
+    vsg_exec_stage_begin(x, "refine_select");
+    TRY(get(x, s, (size_t)np * I64, &c->keep));
+    TRY(get(x, s, (size_t)(np + 1) * I64, &c->keep_off));
+    TRY(step(x, c, VSG_REF_SELECT, np));
+    TRY(vsg_scan_total(x, c->keep, c->keep_off, np, &n));
+    R->n = n;
+    TRY(get(x, s, (size_t)n * I64, &R->group));
+    TRY(get(x, s, (size_t)n * F64, &R->ax));
+    TRY(get(x, s, (size_t)n * F64, &R->ay));
+    TRY(get(x, s, (size_t)n * F64, &R->bx));
+    TRY(get(x, s, (size_t)n * F64, &R->by));
+    TRY(get(x, s, (size_t)n * 4 * F64, &R->box));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
+    TRY(get(x, s, (size_t)n * I64, &R->sidx));
+    TRY(get(x, s, (size_t)n * I64, &R->eidx));
+    TRY(get(x, s, (size_t)n * I64, &R->spos));
+    TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(step(x, c, VSG_REF_R_FILL, np));
+done:
+    vsg_exec_stage_end(x, np, n);
+    if (st != VSG_OK)
+        return st;
+    st = vsg_stage_union_boundary(x, R, c->n_pairs, out, c->ok, c->why);
+    c->out_flags = out->flags;
+    return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
+}
+
+vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
+                                    const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
+                                    vsg_columnar *out, uint8_t *pair_ok, uint32_t *why)
+{
+    vsg_ref_ctx c;
+    vsg_scratch s;
+    memset(&c, 0, sizeof c);
+    memset(&s, 0, sizeof s);
+    vsg_columnar_init(out);
+    c.side[0].v = *a;
+    c.side[1].v = *b;
+    c.pa = pair_a;
+    c.pb = pair_b;
+    c.n_pairs = n_pairs;
+    c.why = why;
+    c.ok = pair_ok;
+    int64_t most = a->n_coords > b->n_coords ? a->n_coords : b->n_coords;
+    c.kbits = vsg_bits_below(most + 1);
+    if (vsg_bits_below(n_pairs + 1) + 1 + c.kbits > 63)
+        return VSG_ERR_INVALID_ARG;   /* keys would not fit: the caller uses GEOS */
+    vsg_status st;
+    vsg_exec_stage_begin(x, "refine_sides");
+    st = step(x, &c, VSG_REF_PAIR_INIT, n_pairs);
+    if (st == VSG_OK)
+        st = side_prep(x, &c, &s, 0);
+    if (st == VSG_OK)
+        st = side_prep(x, &c, &s, 1);
+    vsg_exec_stage_end(x, a->n_coords + b->n_coords, n_pairs);
+    if (st == VSG_OK)
+        st = instances(x, &c, &s);
+    if (st == VSG_OK)
+        st = nodes(x, &c, &s);
+    if (st == VSG_OK)
+        st = labels(x, &c, &s);
+    if (st == VSG_OK)
+        st = select_and_build(x, &c, &s, out);
+    vsg_scratch_free(x, &s);
+    if (st != VSG_OK)
+        vsg_columnar_free(out);
+    return st;
+}
