@@ -328,6 +328,10 @@ def _cross_check(cpu, path, sql, open_options, config):
     cfg = dict(config or {})
     cfg["VSGPU_EXECUTION_MODE"] = "GPU"
     cfg["VSGPU_GPU_BACKEND"] = "HOST" if TEST_GPU_BACKEND == "HOST" else "CUDA"
+    # intersection also through the GPU refine of the undecided pairs
+    # (GEOS refines only those it hands back): every intersection statement
+    # of the suite checks it against the CPU engine
+    cfg.setdefault("VSGPU_GPU_REFINE", "YES")
     gpu = run_vsgpu(path, sql, open_options, cfg)
     op = cpu["metadata"].get("OPERATION")
     label = "%s on the GPU pipeline (%s backend)" % (op, cfg["VSGPU_GPU_BACKEND"])

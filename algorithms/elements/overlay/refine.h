@@ -196,6 +196,28 @@ VSG_HD void vsg_ref_cross_point(double p0x, double p0y, double p1x, double p1y, 
     *y = cy < loy ? loy : (cy > hiy ? hiy : cy);
 }
 
+/* Whether a rounded crossing point is too close to call: the segments
+ * nearly parallel (the point's error grows like 1/sin of their angle), or
+ * the point within a few hundred ulps of an endpoint of either segment,
+ * where rounding can move it across a neighbouring piece and leave a
+ * consistent but wrong labelling (two rings one ulp apart). Such a pair is
+ * handed back rather than decided. */
+VSG_HD int vsg_ref_cross_doubtful(double p0x, double p0y, double p1x, double p1y, double q0x,
+                                  double q0y, double q1x, double q1y, double x, double y)
+{
+    double rx = p1x - p0x, ry = p1y - p0y, sx = q1x - q0x, sy = q1y - q0y;
+    double lr = fabs(rx) + fabs(ry), ls = fabs(sx) + fabs(sy);
+    if (fabs(rx * sy - ry * sx) <= 0x1p-20 * lr * ls)
+        return 1;
+    double m = fmax(fmax(fabs(x), fabs(y)), fmax(lr, ls));
+    double tol = 0x1p-44 * m;
+    const double px[4] = {p0x, p1x, q0x, q1x}, py[4] = {p0y, p1y, q0y, q1y};
+    for (int k = 0; k < 4; k++)
+        if (fabs(px[k] - x) <= tol && fabs(py[k] - y) <= tol)
+            return 1;
+    return 0;
+}
+
 /* The nodes of segment pair (s of side 0, t of side 1): up to 8 points, each
  * a node on both. Returns the count, or -1 when an orientation is not
  * decided (the pair is handed back). */
@@ -216,7 +238,7 @@ VSG_HD int vsg_ref_seg_nodes(double p0x, double p0y, double p1x, double p1y, dou
         return 0;
     if (o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0) {
         vsg_ref_cross_point(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, nx, ny);
-        return 1;
+        return vsg_ref_cross_doubtful(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, *nx, *ny) ? -1 : 1;
     }
     int n = 0;
     if (o1 == 0 && vsg_on_segment_collinear(p0x, p0y, p1x, p1y, q0x, q0y)) {

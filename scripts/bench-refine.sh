@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Intersection on real, skewed data at scale (issue 11): the US counties and
+# states tiled into k x k translated copies (bench/workloads/tiled.py, >= N
+# vertices, default 10 M), SELECT * FROM ST_Intersection(counties, states),
+# through ogr2ogr into a GeoPackage, best of 2, with a stage trace per run:
+#   cpu-all     the CPU engine on all cores (GEOS refines)
+#   gpu         VSGPU_EXECUTION_MODE=GPU: the GPU filter, GEOS refines
+#   gpu-refine  the same with VSGPU_GPU_REFINE=YES: the exact GPU refine,
+#               GEOS only for the pairs it hands back
+#   copy        a plain ogr2ogr copy of the counties layer (the I/O floor)
+# Needs ogr2ogr with the plugin on GDAL_DRIVER_PATH and python3 with numpy.
+#
+#   bash scripts/bench-refine.sh [N] [engines] [out dir]
+set -u
+py=${PYTHON:-python3}
+n=${1:-10000000}
+engines=${2:-"copy cpu-all gpu gpu-refine"}
+out=${3:-${OUT:-/tmp/vsgpu-refine}}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "$0")/.." && pwd)
+"$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wl" --tiled-vertices "$n" \
+  --only tiled_counties_x_states > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+src=$(ls "$work"/wl/tiled_counties_*.gpkg | head -1)
+echo "source $src ($("$py" - "$src" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT count(*) FROM counties").fetchone()[0], "counties")
+PY
+))"
+declare -A SQL=(
+  [counties_x_states]="SELECT * FROM ST_Intersection(counties, states)"
+)
+for w in counties_x_states; do
+  for eng in $engines; do
+    best=999
+    for r in 1 2; do
+      rm -f "$work/o.gpkg"
+      cfg=()
+      case $eng in
+        cpu-all) cfg=(--config VSGPU_EXECUTION_MODE CPU) ;;
+        gpu) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
+        gpu-refine) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE YES) ;;
+      esac
+      s=$(date +%s.%N)
+      if [ $eng = copy ]; then
+        ogr2ogr -f GPKG "$work/o.gpkg" "$src" counties > "$work/run.log" 2>&1
+      else
+        ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$src" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
+          --config VSGPU_PROFILE "$out/trace-$w-$eng-$r.json" > "$work/run.log" 2>&1
+      fi
+      rc=$?
+      e=$(date +%s.%N)
+      [ $rc = 0 ] || { echo "$w $eng: rc=$rc"; sed 's/^/    /' "$work/run.log" | tail -5; best=err; break; }
+      best=$(awk "BEGIN{t=$e-$s; print (t<$best)?t:$best}")
+    done
+    feats=$("$py" - "$work/o.gpkg" <<'PY'
+import sqlite3, sys
+try:
+    c = sqlite3.connect(sys.argv[1])
+    t = c.execute("SELECT table_name FROM gpkg_contents").fetchone()[0]
+    print(c.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0])
+except Exception as e:
+    print("?")
+PY
+)
+    echo "$w $eng wall_s=$best features=$feats"
+    cp "$work/o.gpkg" "$work/o-$eng.gpkg" 2>/dev/null
+    sed 's/^/    /' "$work/run.log" | grep -v "^    $" | tail -3
+  done
+done
+# the GPU refine's answer against the CPU engine's, feature by feature
+if [ -f "$work/o-gpu-refine.gpkg" ] && [ -f "$work/o-cpu-all.gpkg" ]; then
+  "${CMP_PYTHON:-$py}" "$here/bench/tools/compare_gpkg.py" "$work/o-gpu-refine.gpkg" "$work/o-cpu-all.gpkg" || true
+fi
+# the stage times of the last run of each engine (the trace's own figures)
+"$py" - "$out" <<'PY'
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "trace-*-2.json"))):
+    t = json.load(open(path))
+    st = [s for s in t["stages"] if s["elapsed_s"] >= 0.005]
+    print(os.path.basename(path), "total %.3f s" % t["total_s"])
+    for s in st:
+        print("    %-20s %-4s %8.3f s  in %d out %d" % (s["stage"], s["device"], s["elapsed_s"],
+                                                     s["rows_in"], s["rows_out"]))
+PY
