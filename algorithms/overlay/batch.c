@@ -95,24 +95,47 @@ vsg_status vsg_batch_read(vsg_batch *b)
     return vsg_batch_stage(b, "read_input", read_task, b, count_read);
 }
 
-vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
-                        GEOSGeometry *g)
+/* The next item of l, or NULL when it cannot grow. */
+static vsg_out_item *out_next(vsg_out_list *l)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 4;
         vsg_out_item *q = vsg_realloc(l->items, cap * sizeof *q);
-        if (!q) {
-            GEOSGeom_destroy_r(w->ctx, g);
-            return VSG_ERR_NOMEM;
-        }
+        if (!q)
+            return NULL;
         l->items = q;
         l->cap = cap;
     }
-    vsg_out_item *it = &l->items[l->n++];
+    return &l->items[l->n++];
+}
+
+vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
+                        GEOSGeometry *g)
+{
+    vsg_out_item *it = out_next(l);
+    if (!it) {
+        GEOSGeom_destroy_r(w->ctx, g);
+        return VSG_ERR_NOMEM;
+    }
     it->method_index = method_index;
     it->geom = g;
     it->wkb = NULL;
     it->size = 0;
+    return VSG_OK;
+}
+
+vsg_status vsg_out_push_wkb(vsg_out_list *l, int64_t method_index, unsigned char *wkb,
+                            size_t size)
+{
+    vsg_out_item *it = out_next(l);
+    if (!it) {
+        free(wkb);
+        return VSG_ERR_NOMEM;
+    }
+    it->method_index = method_index;
+    it->geom = NULL;
+    it->wkb = wkb;
+    it->size = size;
     return VSG_OK;
 }
 
@@ -131,6 +154,8 @@ static void encode_task(void *vb, size_t i, int wid)
     vsg_out_list *l = &b->outs[i];
     for (size_t k = 0; k < l->n; k++) {
         vsg_out_item *it = &l->items[k];
+        if (!it->geom)
+            continue;   /* WKB already (vsg_out_push_wkb) */
         vsg_worker_clear_message(w);
         vsg_status st = vsg_geom_to_wkb(w, it->geom, &it->wkb, &it->size);
         if (st != VSG_OK) {

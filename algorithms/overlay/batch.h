@@ -55,6 +55,11 @@ vsg_status vsg_batch_read(vsg_batch *b);
 vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
                         GEOSGeometry *g);
 
+/* Appends a result for input i that is WKB already (the GPU refine's);
+ * takes wkb. Returns VSG_ERR_NOMEM (wkb then freed) or VSG_OK. */
+vsg_status vsg_out_push_wkb(vsg_out_list *l, int64_t method_index, unsigned char *wkb,
+                            size_t size);
+
 /* Stage "encode": results to WKB, in parallel; frees the geometries. */
 vsg_status vsg_batch_encode(vsg_batch *b);
 

@@ -41,15 +41,13 @@ static inline int vsg_refine_hint(const vsg_refine_ctx *c, size_t i, size_t k)
 }
 
 /* What the GPU refine settled for pair (i, k-th candidate): a
- * VSG_HINT_GPU_* value; *wkb and *size for VSG_HINT_GPU_RESULT. */
-static inline int vsg_refine_gpu(const vsg_refine_ctx *c, size_t i, size_t k,
-                                 const unsigned char **wkb, size_t *size)
+ * VSG_HINT_GPU_* value; *row: its row of hints->gpu_out. */
+static inline int vsg_refine_gpu(const vsg_refine_ctx *c, size_t i, size_t k, int64_t *row)
 {
     if (!c->hints || !c->hints->gpu)
         return VSG_HINT_GPU_NONE;
     int64_t q = c->hints->off[i] + (int64_t)k;
-    *wkb = c->hints->wkb[q];
-    *size = c->hints->wkb_size[q];
+    *row = c->hints->gpu_row[q];
     return c->hints->gpu[q];
 }
 

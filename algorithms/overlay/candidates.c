@@ -58,13 +58,10 @@ void vsg_candidates_free(vsg_id_list *lists, size_t n)
 
 void vsg_pair_hints_free(vsg_pair_hints *h)
 {
-    if (h->wkb && h->off)
-        for (int64_t q = 0; q < h->n_flat; q++)
-            free(h->wkb[q]);
     free(h->flat);
     free(h->off);
     free(h->gpu);
-    free(h->wkb);
-    free(h->wkb_size);
+    free(h->gpu_row);
+    vsg_columnar_free(&h->gpu_out);
     memset(h, 0, sizeof *h);
 }

@@ -6,6 +6,7 @@
 #ifndef VSG_OVERLAY_CANDIDATES_H
 #define VSG_OVERLAY_CANDIDATES_H
 
+#include "columnar/columnar.h"
 #include "overlay/batch.h"
 #include "overlay/method_index.h"
 #include "index/strtree.h"
@@ -17,17 +18,19 @@ typedef struct {
     uint8_t *flat;
     int64_t *off;     /* n + 1 */
     /* the GPU refine's results (intersection, VSGPU_GPU_REFINE=YES), by
-     * flat position, or NULL: gpu[q] says what it settled */
+     * flat position, or NULL: gpu[q] says what it settled, gpu_row[q] is
+     * its row of gpu_out (host memory, owned; rows are written as WKB by
+     * the refine tasks, in parallel) */
     uint8_t *gpu;
-    unsigned char **wkb;
-    size_t *wkb_size;
-    int64_t n_flat;
+    int64_t *gpu_row;
+    vsg_columnar gpu_out;
 } vsg_pair_hints;
 
 /* gpu[q] of vsg_pair_hints */
 enum {
     VSG_HINT_GPU_NONE = 0,      /* GEOS decides                               */
-    VSG_HINT_GPU_RESULT = 1,    /* wkb[q]: the polygonal intersection         */
+    VSG_HINT_GPU_RESULT = 1,    /* gpu_out row gpu_row[q]: the polygonal
+                                   intersection                               */
     VSG_HINT_GPU_TOUCH = 2,     /* no polygonal part; the boundaries meet (a
                                    lower-dimension result, dropped)           */
     VSG_HINT_GPU_EMPTY = 3      /* the polygons do not meet                   */

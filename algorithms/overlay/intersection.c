@@ -12,24 +12,13 @@
  */
 #include <stdlib.h>
 
+#include "core/fault.h"
+
 #include "overlay/by_index.h"
 #include "overlay/method_index.h"
 #include "overlay/preclip.h"
 #include "overlay/relate.h"
 #include "geometry/dimension.h"
-
-/* The GPU refine's polygonal result as GEOS: a MultiPolygon of one part
- * becomes that Polygon, as GEOS's overlay gives it. */
-static GEOSGeometry *gpu_result(vsg_worker *w, const unsigned char *wkb, size_t size)
-{
-    GEOSGeometry *g = GEOSGeomFromWKB_buf_r(w->ctx, wkb, size);
-    if (g && GEOSGetNumGeometries_r(w->ctx, g) == 1) {
-        GEOSGeometry *one = GEOSGeom_clone_r(w->ctx, GEOSGetGeometryN_r(w->ctx, g, 0));
-        GEOSGeom_destroy_r(w->ctx, g);
-        g = one;
-    }
-    return g;
-}
 
 /* The overlay of one pair, or NULL with the worker's GEOS message set. */
 static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
@@ -53,6 +42,41 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
     }
 }
 
+/* GEOS's overlay of pair (input s, method j) under the type rule, pushed
+ * to out; VSG_OK also when the rule or SKIP_FAILURES leaves nothing. */
+static vsg_status geos_pair(vsg_worker *w, int wid, vsg_subject *s, const vsg_refine_ctx *c,
+                            size_t j, int hint, vsg_out_list *out)
+{
+    const vsg_engine_options *o = &c->b->e->opts;
+    int skip;
+    GEOSGeometry *r = pair_result(w, wid, s, c->idx, j, hint, &skip);
+    if (skip)
+        return VSG_OK;
+    vsg_status st = VSG_ERR_GEOS;
+    if (r) {
+        int pair_dim = s->in->dim < c->idx->dims[j] ? s->in->dim : c->idx->dims[j];
+        st = vsg_apply_type_rule(w, o, r, pair_dim, &r);
+    }
+    if (st == VSG_ERR_GEOS && o->skip_failures) {
+        w->counts.failures_skipped++;
+        return VSG_OK;
+    }
+    return st == VSG_OK && r ? vsg_out_push(w, out, (int64_t)j, r) : st;
+}
+
+/* The GPU refine's result in row t of gpu_out, pushed to out as WKB (its
+ * type is the one the type rule gives GEOS's result: pipeline/filter.c). */
+static vsg_status gpu_pair(const vsg_refine_ctx *c, int64_t t, size_t j, vsg_out_list *out)
+{
+    const vsg_columnar *g = &c->hints->gpu_out;
+    size_t size = vsg_columnar_wkb_size(g, t);
+    unsigned char *wkb = vsg_malloc(size ? size : 1);
+    if (!wkb)
+        return VSG_ERR_NOMEM;
+    vsg_columnar_write_wkb(g, t, wkb);
+    return vsg_out_push_wkb(out, (int64_t)j, wkb, size);
+}
+
 void vsg_intersection_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
@@ -61,40 +85,21 @@ void vsg_intersection_refine(void *vc, size_t i, int wid)
     if (!vsg_refine_begin(c, i, wid, &w, &s))
         return;
     vsg_batch *b = c->b;
-    const vsg_read_result *in = s.in;
-    const vsg_engine_options *o = &b->e->opts;
 
     for (size_t k = 0; k < c->cands[i].n; k++) {
         size_t j = (size_t)c->cands[i].ids[k];
-        int skip = 0;
         vsg_worker_clear_message(w);
-        const unsigned char *wkb = NULL;
-        size_t size = 0;
-        int gpu = vsg_refine_gpu(c, i, k, &wkb, &size);
+        int64_t row = -1;
+        int gpu = vsg_refine_gpu(c, i, k, &row);
         if (gpu == VSG_HINT_GPU_EMPTY)
             continue;
         if (gpu == VSG_HINT_GPU_TOUCH) {
             w->counts.lower_dim_dropped++;   /* GEOS: a point or line, dropped */
             continue;
         }
-        GEOSGeometry *r = gpu == VSG_HINT_GPU_RESULT
-                              ? gpu_result(w, wkb, size)
-                              : pair_result(w, wid, &s, c->idx, j, vsg_refine_hint(c, i, k), &skip);
-        if (skip)
-            continue;
-        vsg_status st = VSG_OK;
-        if (r) {
-            int pair_dim = in->dim < c->idx->dims[j] ? in->dim : c->idx->dims[j];
-            st = vsg_apply_type_rule(w, o, r, pair_dim, &r);
-        } else {
-            st = VSG_ERR_GEOS;
-        }
-        if (st == VSG_ERR_GEOS && o->skip_failures) {
-            w->counts.failures_skipped++;
-            continue;
-        }
-        if (st == VSG_OK && r)
-            st = vsg_out_push(w, &b->outs[i], (int64_t)j, r);
+        vsg_status st = gpu == VSG_HINT_GPU_RESULT
+                            ? gpu_pair(c, row, j, &b->outs[i])
+                            : geos_pair(w, wid, &s, c, j, vsg_refine_hint(c, i, k), &b->outs[i]);
         if (st != VSG_OK) {
             vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, (int64_t)j,
                                "input feature #%lld x method feature #%lld: %s",

@@ -70,7 +70,7 @@ static void run_free(vsg_exec *x, filter_run *r)
 /* The exact refine of the pairs the classes leave undecided
  * (stages/overlay/refine.c): their list up, the results down. */
 static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const vsg_col_view *mv,
-                                    filter_run *r)
+                                    const double *m_boxes, filter_run *r)
 {
     vsg_status st = VSG_OK;
     size_t n = (size_t)r->pairs.n, m = 0;
@@ -99,7 +99,7 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     TRY(vsg_exec_alloc(x, m * sizeof(uint32_t), (void **)&r->dref_why));
     TRY(vsg_exec_upload(x, r->dref_a, r->ref_a, m * sizeof(int64_t)));
     TRY(vsg_exec_upload(x, r->dref_b, r->ref_b, m * sizeof(int64_t)));
-    TRY(vsg_stage_overlay_refine(x, in, mv, r->dref_a, r->dref_b, (int64_t)m, &r->ref_dev,
+    TRY(vsg_stage_overlay_refine(x, in, r->boxes, mv, m_boxes, r->dref_a, r->dref_b, (int64_t)m, &r->ref_dev,
                                  r->dref_ok, r->dref_why));
     vsg_exec_stage_begin(x, "d2h");
     st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
@@ -153,7 +153,7 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
     if (st == VSG_OK && r->refine)
-        st = refine_on_backend(x, &in, &mv, r);
+        st = refine_on_backend(x, &in, &mv, m->boxes, r);
     return st;
 }
 
@@ -185,36 +185,17 @@ static int bytes_push(byte_buf *b, uint8_t c)
 
 #define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
 
-typedef struct {
-    int64_t *v;
-    size_t n, cap;
-} i64_buf;
-
-static int i64_push(i64_buf *b, int64_t c)
-{
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 1024;
-        int64_t *v = vsg_realloc(b->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        b->v = v;
-        b->cap = cap;
-    }
-    b->v[b->n++] = c;
-    return 0;
-}
-
 /* The GPU refine's results by flat position (src[k]: the pair behind
- * flat position k, -1 for none). Ownership of the WKB moves to h. */
-static vsg_status attach_refine(vsg_engine *e, const filter_run *r, const int64_t *src,
+ * flat position k, -1 for none); the results move to h, whose refine
+ * tasks write them as WKB, typed as the type rule types GEOS's result: a
+ * Polygon for one part unless PROMOTE_TO_MULTI. */
+static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src,
                                 int64_t n_flat, vsg_pair_hints *h)
 {
     size_t m = (size_t)(n_flat ? n_flat : 1);
-    h->n_flat = n_flat;
     h->gpu = vsg_calloc(m, 1);
-    h->wkb = vsg_calloc(m, sizeof *h->wkb);
-    h->wkb_size = vsg_calloc(m, sizeof *h->wkb_size);
-    if (!h->gpu || !h->wkb || !h->wkb_size)
+    h->gpu_row = vsg_calloc(m, sizeof *h->gpu_row);
+    if (!h->gpu || !h->gpu_row)
         return VSG_ERR_NOMEM;
     int64_t settled = 0, back = 0;
     for (int64_t k = 0; k < n_flat; k++) {
@@ -222,37 +203,32 @@ static vsg_status attach_refine(vsg_engine *e, const filter_run *r, const int64_
         if (t < 0)
             continue;
         uint8_t ok = r->ref_ok[t];
-        if (!ok) {
-            back++;
-            continue;
-        }
-        settled++;
-        if (ok == 2) {
-            h->gpu[k] = VSG_HINT_GPU_TOUCH;
-        } else if (r->ref_out.flags[t] & VSG_GF_EMPTY) {
-            h->gpu[k] = VSG_HINT_GPU_EMPTY;
-        } else {
-            size_t sz = vsg_columnar_wkb_size(&r->ref_out, t);
-            h->wkb[k] = vsg_malloc(sz ? sz : 1);
-            if (!h->wkb[k])
-                return VSG_ERR_NOMEM;
-            vsg_columnar_write_wkb(&r->ref_out, t, h->wkb[k]);
-            h->wkb_size[k] = sz;
-            h->gpu[k] = VSG_HINT_GPU_RESULT;
-        }
+        settled += ok != 0;
+        back += ok == 0;
+        h->gpu_row[k] = t;
+        h->gpu[k] = ok == 0 ? VSG_HINT_GPU_NONE
+                    : ok == 2 ? VSG_HINT_GPU_TOUCH
+                    : (r->ref_out.flags[t] & VSG_GF_EMPTY) ? VSG_HINT_GPU_EMPTY
+                                                          : VSG_HINT_GPU_RESULT;
     }
+    vsg_columnar *o = &r->ref_out;
+    for (int64_t t = 0; t < o->n_geoms && !e->opts.promote_to_multi; t++)
+        if (o->geom_part[t + 1] - o->geom_part[t] == 1)
+            o->type[t] = VSG_GT_POLYGON;
+    h->gpu_out = *o;
+    vsg_columnar_init(o);
     e->counts.gpu_pairs += settled;
     e->counts.gpu_pairs_rerun_on_cpu += back;
     return VSG_OK;
 }
 
-static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const filter_run *r,
+static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_run *r,
                               const int64_t *extra, size_t n_extra, vsg_id_list *lists,
                               vsg_pair_hints *h, int64_t *cpu_rows)
 {
     size_t n = b->n;
     byte_buf hb = {NULL, 0, 0};
-    i64_buf src = {NULL, 0, 0};
+    vsg_id_list src = {NULL, 0, 0};   /* the pair behind each flat position */
     *cpu_rows = 0;
     h->off = vsg_malloc((n + 1) * sizeof *h->off);
     if (!h->off)
@@ -270,7 +246,8 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
             if (vsg_strtree_query(idx->tree, in->box, &lists[i]) != VSG_OK)
                 goto nomem;
             for (size_t k = 0; k < lists[i].n; k++)
-                if (bytes_push(&hb, VSG_CLS_REFINE) || i64_push(&src, -1))
+                if (bytes_push(&hb, VSG_CLS_REFINE) ||
+                    (r->refine && vsg_id_list_push(&src, -1) != VSG_OK))
                     goto nomem;
             (*cpu_rows)++;
         } else if (in->outcome == VSG_READ_GEOM) {
@@ -302,7 +279,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
                     from = -1;   /* the GPU saw the geometry as given */
                 }
                 if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c) ||
-                    i64_push(&src, from))
+                    (r->refine && vsg_id_list_push(&src, from) != VSG_OK))
                     goto nomem;
             }
         }
@@ -314,20 +291,20 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, const f
     if (!h->flat)
         goto nomem_flat;
     if (r->refine && r->ref_of) {
-        vsg_status st = attach_refine(b->e, r, src.v, (int64_t)src.n, h);
-        free(src.v);
+        vsg_status st = attach_refine(b->e, r, src.ids, (int64_t)src.n, h);
+        vsg_id_list_free(&src);
         return st;
     }
-    free(src.v);
+    vsg_id_list_free(&src);
     return VSG_OK;
 nomem:
     free(hb.v);
 nomem_flat:
-    free(src.v);
+    vsg_id_list_free(&src);
     return VSG_ERR_NOMEM;
 bad:
     free(hb.v);
-    free(src.v);
+    vsg_id_list_free(&src);
     return VSG_ERR_GPU_KERNEL;
 }
 

@@ -84,10 +84,12 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
  * there, which the default type rule drops and counts). A pair the
  * stage cannot settle exactly has pair_ok[k] = 0 and why[k] its reason
  * bits (VSG_REF_BAD_* of elements/overlay/refine.h, VSG_COV_BAD_* of the
- * boundary steps): the caller runs GEOS on it. Pairs sorted by (a, b),
+ * boundary steps): the caller runs GEOS on it. boxes_a/boxes_b are the
+ * rows' boxes from the bounds stage. Pairs sorted by (a, b),
  * unique; pair_a, pair_b, pair_ok and why are x memory. Returns
  * VSG_ERR_INVALID_ARG when the counts are too large for its keys. */
-vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
+vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                                    const vsg_col_view *b, const double *boxes_b,
                                     const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
                                     vsg_columnar *out, uint8_t *pair_ok, uint32_t *why);
 

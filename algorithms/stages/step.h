@@ -19,6 +19,26 @@ static inline int vsg_step_on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == V
 #define GPU_OR(call) return VSG_ERR_NO_GPU
 #endif
 
+/* The body of a stage's step over n items of one dispatcher: the fault
+ * hook (a launch that may fail as a CUDA launch would), then the device
+ * launcher `launch`, or the host loop over `item` (an expression of the
+ * item index i) noting the largest item's work. */
+#define VSG_STEP_BODY(x, name, n, launch, item)                     \
+    do {                                                            \
+        vsg_status step_st_ = vsg_exec_launch((x), (name));         \
+        if (step_st_ != VSG_OK)                                     \
+            return step_st_;                                        \
+        if (vsg_step_on_gpu(x))                                     \
+            GPU_OR(launch);                                         \
+        int64_t step_most_ = 0;                                     \
+        for (int64_t i = 0; i < (n); i++) {                         \
+            int64_t step_w_ = (item);                               \
+            step_most_ = step_w_ > step_most_ ? step_w_ : step_most_; \
+        }                                                           \
+        vsg_exec_note_work((x), step_most_);                        \
+        return VSG_OK;                                              \
+    } while (0)
+
 /* The scratch arrays of one stage call, freed together (newest first). */
 typedef struct {
     void *p[128];

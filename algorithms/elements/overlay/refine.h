@@ -53,6 +53,7 @@
 #ifndef VSG_ELEMENTS_OVERLAY_REFINE_H
 #define VSG_ELEMENTS_OVERLAY_REFINE_H
 
+#include "elements/filter/classify.h"   /* vsg_pair_find */
 #include "elements/union/coverage.h"
 
 /* why a pair leaves the GPU refine: bits of why[pair], beside the
@@ -109,21 +110,6 @@ VSG_HD void vsg_ref_ring_dir(const vsg_ref_side *sd, int64_t r)
     sd->dir[r] = (int8_t)(o == 0 ? 0 : ((o == VSG_ORIENT_CCW) == (sd->ring_shell[r] != 0) ? 1 : -1));
 }
 
-/* The pair (ga, gb) in the sorted pair list, or -1. */
-VSG_HD int64_t vsg_ref_find_pair(const int64_t *pa, const int64_t *pb, int64_t n, int64_t ga,
-                                 int64_t gb)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (pa[mid] < ga || (pa[mid] == ga && pb[mid] < gb))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && pa[lo] == ga && pb[lo] == gb ? lo : -1;
-}
-
 /* Pairs of rows that the stage cannot take are marked. */
 VSG_HD void vsg_ref_pair_init(const vsg_col_view *a, const vsg_col_view *b, const int64_t *pa,
                               const int64_t *pb, int64_t p, uint32_t *why)
@@ -163,8 +149,8 @@ VSG_HD int64_t vsg_ref_item_pair(const vsg_ref_side *sd, int side, int64_t c, in
     int64_t own = sd->chunk_geom[c];
     if (own < 0)
         return -1;
-    return side == 0 ? vsg_ref_find_pair(pa, pb, n_pairs, own, g)
-                     : vsg_ref_find_pair(pa, pb, n_pairs, g, own);
+    return side == 0 ? vsg_pair_find(pa, pb, n_pairs, own, g)
+                     : vsg_pair_find(pa, pb, n_pairs, g, own);
 }
 
 /* The segments of chunk c: [k0, k1 - 1) start coordinates. */

@@ -428,24 +428,10 @@ VSG_HD void vsg_ref_r_fill(const vsg_ref_ctx *c, int64_t q)
 {
     if (!c->keep[q])
         return;
-    const vsg_cov_r *R = &c->R;
-    int64_t j = c->keep_off[q], g = c->in_pair[c->pc_inst[q]];
     int fwd = vsg_ref_piece_dir(c, q) > 0;
     double ax = fwd ? c->pc_x0[q] : c->pc_x1[q], ay = fwd ? c->pc_y0[q] : c->pc_y1[q];
     double bx = fwd ? c->pc_x1[q] : c->pc_x0[q], by = fwd ? c->pc_y1[q] : c->pc_y0[q];
-    R->group[j] = g;
-    R->ax[j] = ax;
-    R->ay[j] = ay;
-    R->bx[j] = bx;
-    R->by[j] = by;
-    R->box[4 * j] = ax < bx ? ax : bx;
-    R->box[4 * j + 1] = ay < by ? ay : by;
-    R->box[4 * j + 2] = ax < bx ? bx : ax;
-    R->box[4 * j + 3] = ay < by ? by : ay;
-    R->skey[j] = vsg_cov_node_key(g, ax, ay);
-    R->sidx[j] = j;
-    R->ekey[j] = vsg_cov_node_key(g, bx, by);
-    R->eidx[j] = j;
+    vsg_cov_r_set(&c->R, c->keep_off[q], c->in_pair[c->pc_inst[q]], ax, ay, bx, by);
 }
 
 /* Item i of step s; returns its work. */
@@ -524,7 +510,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
     }
     case VSG_REF_CP_COUNT: {
         int64_t ga = c->side[0].chunk_geom[c->ja[i]], gb = c->side[1].chunk_geom[c->jb[i]];
-        c->cp_pair[i] = ga < 0 || gb < 0 ? -1 : vsg_ref_find_pair(c->pa, c->pb, c->n_pairs, ga, gb);
+        c->cp_pair[i] = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
         return vsg_ref_events(c, i, 0);
     }
     case VSG_REF_CP_FILL:

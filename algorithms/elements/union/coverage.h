@@ -337,16 +337,10 @@ VSG_HD void vsg_cov_r_pos(const vsg_cov_r *R, int64_t q)
     R->epos[R->eidx[q]] = q;
 }
 
-VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
-                           const int64_t *coord_ring, const int64_t *ring_geom,
-                           const int8_t *dir, const int64_t *keep, const int64_t *off, int64_t k,
-                           const vsg_cov_r *R)
+/* Segment j of R: group g, from a to b (interior on the left). */
+VSG_HD void vsg_cov_r_set(const vsg_cov_r *R, int64_t j, int64_t g, double ax, double ay,
+                          double bx, double by)
 {
-    if (!keep[k])
-        return;
-    int64_t j = off[k], g;
-    double ax, ay, bx, by;
-    vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
     R->group[j] = g;
     R->ax[j] = ax;
     R->ay[j] = ay;
@@ -360,6 +354,19 @@ VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
     R->sidx[j] = j;
     R->ekey[j] = vsg_cov_node_key(g, bx, by);
     R->eidx[j] = j;
+}
+
+VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
+                           const int64_t *coord_ring, const int64_t *ring_geom,
+                           const int8_t *dir, const int64_t *keep, const int64_t *off, int64_t k,
+                           const vsg_cov_r *R)
+{
+    if (!keep[k])
+        return;
+    int64_t g;
+    double ax, ay, bx, by;
+    vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
+    vsg_cov_r_set(R, off[k], g, ax, ay, bx, by);
 }
 
 /* ---- step 3: link each segment to the next one of its ring ----------------- */

@@ -4,7 +4,7 @@
  * holds are in elements/overlay/refine.h; this file sizes the arrays and
  * runs the steps in order:
  *
- *   refine_sides     per input: rings oriented exactly, chunk tables, boxes
+ *   refine_sides     per input: rings oriented exactly, chunk tables
  *   candidates       chunks of each side against the other side's boxes
  *   refine_segments  the segments of every pair near the other polygon
  *   candidates       chunk pairs (the segment-level join)
@@ -35,18 +35,8 @@
 
 static vsg_status step(vsg_exec *x, const vsg_ref_ctx *c, int s, int64_t n)
 {
-    vsg_status st = vsg_exec_launch(x, "overlay_refine");
-    if (st != VSG_OK)
-        return st;
-    if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_ref_step(vsg_exec_gpu(x), c, s, n));
-    int64_t most = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t w = vsg_ref_item(c, s, i);
-        most = w > most ? w : most;
-    }
-    vsg_exec_note_work(x, most);
-    return VSG_OK;
+    VSG_STEP_BODY(x, "overlay_refine", n, vsg_launch_ref_step(vsg_exec_gpu(x), c, s, n),
+                  vsg_ref_item(c, s, i));
 }
 
 #define get(x, s, bytes, out) vsg_scratch_alloc((x), (s), (bytes), (void **)(out))
@@ -58,11 +48,7 @@ static vsg_status side_prep(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int k)
     vsg_status st;
     vsg_ref_side *sd = &c->side[k];
     int64_t nr = sd->v.n_rings, nc = sd->v.n_coords;
-    double *boxes = NULL;
     c->cur = k;
-    TRY(get(x, s, (size_t)sd->v.n_geoms * 4 * F64, &boxes));
-    TRY(vsg_stage_bounds(x, &sd->v, boxes));
-    sd->boxes = boxes;
     TRY(get(x, s, (size_t)nc * I64, &sd->coord_ring));
     TRY(get(x, s, (size_t)nr * I64, &sd->ring_geom));
     TRY(get(x, s, (size_t)nr, &sd->ring_shell));
@@ -279,7 +265,8 @@ done:
     return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
 }
 
-vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const vsg_col_view *b,
+vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                                    const vsg_col_view *b, const double *boxes_b,
                                     const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
                                     vsg_columnar *out, uint8_t *pair_ok, uint32_t *why)
 {
@@ -290,6 +277,8 @@ vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const vs
     vsg_columnar_init(out);
     c.side[0].v = *a;
     c.side[1].v = *b;
+    c.side[0].boxes = boxes_a;
+    c.side[1].boxes = boxes_b;
     c.pa = pair_a;
     c.pb = pair_b;
     c.n_pairs = n_pairs;

@@ -42,18 +42,8 @@
 
 static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
 {
-    vsg_status st = vsg_exec_launch(x, "coverage_union");
-    if (st != VSG_OK)
-        return st;
-    if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n));
-    int64_t most = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t w = vsg_cov_item(c, s, i);
-        most = w > most ? w : most;
-    }
-    vsg_exec_note_work(x, most);
-    return VSG_OK;
+    VSG_STEP_BODY(x, "coverage_union", n, vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n),
+                  vsg_cov_item(c, s, i));
 }
 
 /* scratch of the call, in s (stages/step.h) */
@@ -79,6 +69,16 @@ static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t 
     }
 done:
     return st;
+}
+
+/* R's node keys sorted, and each segment's positions in them. */
+static vsg_status r_keys(vsg_exec *x, vsg_cov_ctx *c)
+{
+    vsg_cov_r *R = &c->R;
+    vsg_status st = vsg_exec_sort_u64_i64(x, R->skey, R->sidx, R->n, 64);
+    if (st == VSG_OK)
+        st = vsg_exec_sort_u64_i64(x, R->ekey, R->eidx, R->n, 64);
+    return st == VSG_OK ? step(x, c, VSG_COV_R_POS, R->n) : st;
 }
 
 static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
@@ -127,9 +127,7 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)n * I64, &R->spos));
     TRY(get(x, s, (size_t)n * I64, &R->epos));
     TRY(step(x, c, VSG_COV_R_FILL, nc));
-    TRY(vsg_exec_sort_u64_i64(x, R->skey, R->sidx, n, 64));
-    TRY(vsg_exec_sort_u64_i64(x, R->ekey, R->eidx, n, 64));
-    TRY(step(x, c, VSG_COV_R_POS, n));
+    TRY(r_keys(x, c));
 done:
     vsg_exec_stage_end(x, nc, n);
     return st;
@@ -327,17 +325,32 @@ done:
     return st;
 }
 
-/* The steps after R is known, shared with the overlay refine
- * (stages/union/boundary.h). */
-static vsg_status finish(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_columnar *out)
+/* The stage from the input members (R unknown: have_r = 0) or from a
+ * boundary R the caller filled (the overlay refine, boundary.h). */
+static vsg_status run(vsg_exec *x, vsg_cov_ctx *c, int have_r, vsg_columnar *out)
 {
-    vsg_status st = link_and_node(x, c, s);
+    vsg_scratch s;
+    memset(&s, 0, sizeof s);
+    vsg_columnar_init(out);
+    vsg_status st;
+    if (have_r) {
+        vsg_exec_stage_begin(x, "boundary_keys");
+        st = r_keys(x, c);
+        vsg_exec_stage_end(x, c->R.n, c->R.n);
+    } else {
+        st = segments(x, c, &s);
+    }
     if (st == VSG_OK)
-        st = rings(x, c, s);
+        st = link_and_node(x, c, &s);
     if (st == VSG_OK)
-        st = nesting(x, c, s);
+        st = rings(x, c, &s);
     if (st == VSG_OK)
-        st = output(x, c, s, out);
+        st = nesting(x, c, &s);
+    if (st == VSG_OK)
+        st = output(x, c, &s, out);
+    vsg_scratch_free(x, &s);
+    if (st != VSG_OK)
+        vsg_columnar_free(out);
     return st;
 }
 
@@ -345,26 +358,12 @@ vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_g
                                     vsg_columnar *out, uint8_t *group_ok, uint32_t *why)
 {
     vsg_cov_ctx c;
-    vsg_scratch s;
     memset(&c, 0, sizeof c);
-    memset(&s, 0, sizeof s);
     c.R = *R;
     c.n_groups = n_groups;
     c.bad = why;
     c.ok = group_ok;
-    vsg_columnar_init(out);
-    vsg_status st;
-    vsg_exec_stage_begin(x, "boundary_keys");
-    TRY(vsg_exec_sort_u64_i64(x, c.R.skey, c.R.sidx, c.R.n, 64));
-    TRY(vsg_exec_sort_u64_i64(x, c.R.ekey, c.R.eidx, c.R.n, 64));
-    TRY(step(x, &c, VSG_COV_R_POS, c.R.n));
-    vsg_exec_stage_end(x, c.R.n, c.R.n);
-    st = finish(x, &c, &s, out);
-done:
-    vsg_scratch_free(x, &s);
-    if (st != VSG_OK)
-        vsg_columnar_free(out);
-    return st;
+    return run(x, &c, 1, out);
 }
 
 vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
@@ -372,20 +371,11 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
                                     uint32_t *why)
 {
     vsg_cov_ctx c;
-    vsg_scratch s;
     memset(&c, 0, sizeof c);
-    memset(&s, 0, sizeof s);
     c.v = *in;
     c.group_of = group_of;
     c.n_groups = n_groups;
     c.bad = why;
     c.ok = group_ok;
-    vsg_columnar_init(out);
-    vsg_status st = segments(x, &c, &s);
-    if (st == VSG_OK)
-        st = finish(x, &c, &s, out);
-    vsg_scratch_free(x, &s);
-    if (st != VSG_OK)
-        vsg_columnar_free(out);
-    return st;
+    return run(x, &c, 0, out);
 }

@@ -45,6 +45,7 @@
 #include <geos_c.h>
 
 #include "vsg_test.h"
+#include "stage_test_util.h"
 #include "columnar/columnar.h"
 #include "core/profile.h"
 #include "elements/overlay/refine.h"
@@ -53,16 +54,6 @@
 
 static GEOSContextHandle_t ctx;
 
-/* ---- seeded random numbers ------------------------------------------------ */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng_u64(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static double rng01(void) { return (double)(rng_u64() >> 11) / 9007199254740992.0; }
 static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
 
 /* ---- a set of geometries: GEOS and their WKB -------------------------------- */
@@ -158,6 +149,20 @@ static int64_t max_work_of(vsg_exec *x, char *stage_out, size_t stage_len)
     return most;
 }
 
+/* The rows' boxes on x (the bounds stage), as the pipeline passes them. */
+static double *boxes_on(vsg_exec *x, const vsg_col_view *v)
+{
+    double *b = NULL;
+    if (vsg_exec_alloc(x, (size_t)(v->n_geoms ? v->n_geoms : 1) * 4 * sizeof(double),
+                       (void **)&b) != VSG_OK)
+        return NULL;
+    if (vsg_stage_bounds(x, v, b) != VSG_OK) {
+        vsg_exec_free(x, b);
+        return NULL;
+    }
+    return b;
+}
+
 static int run_stage(const geoset *A, const geoset *B, const int64_t *pa, const int64_t *pb,
                      int64_t n, run_result *rr)
 {
@@ -180,7 +185,11 @@ static int run_stage(const geoset *A, const geoset *B, const int64_t *pa, const 
     rr->out = calloc((size_t)n + 1, sizeof *rr->out);
     rr->wkb = calloc((size_t)n + 1, sizeof *rr->wkb);
     rr->wkb_size = calloc((size_t)n + 1, sizeof *rr->wkb_size);
-    vsg_status st = vsg_stage_overlay_refine(x, &va, &vb, pa, pb, n, &out, rr->ok, rr->why);
+    double *ba = boxes_on(x, &va), *bb = boxes_on(x, &vb);
+    vsg_status st = vsg_stage_overlay_refine(x, &va, ba, &vb, bb, pa, pb, n, &out, rr->ok,
+                                             rr->why);
+    vsg_exec_free(x, ba);
+    vsg_exec_free(x, bb);
     if (st != VSG_OK)
         fprintf(stderr, "  stage failed: %d %s\n", (int)st, vsg_exec_last_error(x));
     if (st == VSG_OK && out.n_geoms != n) {
@@ -1084,20 +1093,6 @@ static void work_is_bounded(void)
 }
 
 /* ---- the device gives the host's answer, bit for bit ------------------------------ */
-static int same_columnar(const vsg_columnar *a, const vsg_columnar *b)
-{
-    if (a->n_geoms != b->n_geoms || a->n_parts != b->n_parts || a->n_rings != b->n_rings ||
-        a->n_coords != b->n_coords)
-        return 0;
-    size_t ng = (size_t)a->n_geoms, np = (size_t)a->n_parts, nr = (size_t)a->n_rings,
-           nc = (size_t)a->n_coords;
-    return !memcmp(a->type, b->type, ng) && !memcmp(a->flags, b->flags, ng) &&
-           !memcmp(a->geom_part, b->geom_part, (ng + 1) * 8) &&
-           !memcmp(a->part_ring, b->part_ring, (np + 1) * 8) &&
-           !memcmp(a->ring_coord, b->ring_coord, (nr + 1) * 8) && !memcmp(a->x, b->x, nc * 8) &&
-           !memcmp(a->y, b->y, nc * 8);
-}
-
 /* geometry k of a and b, as WKB, the same bytes */
 static int same_row(const vsg_columnar *a, const vsg_columnar *b, int64_t k)
 {
@@ -1139,7 +1134,9 @@ static void device_matches_host(void)
     vsg_col_view hva = vsg_columnar_view(&ca), hvb = vsg_columnar_view(&cb);
     uint8_t *hok = calloc((size_t)n, 1), *gok = calloc((size_t)n, 1);
     uint32_t *hwhy = calloc((size_t)n, 4), *gwhy = calloc((size_t)n, 4);
-    REQUIRE(vsg_stage_overlay_refine(hx, &hva, &hvb, pk, pk, n, &hout, hok, hwhy) == VSG_OK);
+    double *hba = boxes_on(hx, &hva), *hbb = boxes_on(hx, &hvb);
+    REQUIRE(vsg_stage_overlay_refine(hx, &hva, hba, &hvb, hbb, pk, pk, n, &hout, hok, hwhy) ==
+            VSG_OK);
     int64_t *dpk = NULL;
     uint8_t *dok = NULL;
     uint32_t *dwhy = NULL;
@@ -1150,7 +1147,9 @@ static void device_matches_host(void)
     REQUIRE(vsg_exec_alloc(gx, (size_t)n * 4, (void **)&dwhy) == VSG_OK);
     REQUIRE(vsg_exec_upload(gx, dpk, pk, (size_t)n * 8) == VSG_OK);
     vsg_col_view dva = vsg_columnar_view(&dca), dvb = vsg_columnar_view(&dcb);
-    vsg_status gst = vsg_stage_overlay_refine(gx, &dva, &dvb, dpk, dpk, n, &dout, dok, dwhy);
+    double *dba = boxes_on(gx, &dva), *dbb = boxes_on(gx, &dvb);
+    vsg_status gst = vsg_stage_overlay_refine(gx, &dva, dba, &dvb, dbb, dpk, dpk, n, &dout, dok,
+                                              dwhy);
     if (gst != VSG_OK)
         fprintf(stderr, "  device: %s\n", vsg_exec_last_error(gx));
     REQUIRE(gst == VSG_OK);
@@ -1175,6 +1174,10 @@ static void device_matches_host(void)
     vsg_exec_free(gx, dpk);
     vsg_exec_free(gx, dok);
     vsg_exec_free(gx, dwhy);
+    vsg_exec_free(gx, dba);
+    vsg_exec_free(gx, dbb);
+    vsg_exec_free(hx, hba);
+    vsg_exec_free(hx, hbb);
     vsg_columnar_free(&gout);
     vsg_columnar_free(&dout);
     vsg_columnar_free(&dca);

@@ -25,6 +25,7 @@
 #include <geos_c.h>
 
 #include "vsg_test.h"
+#include "stage_test_util.h"
 #include "columnar/columnar.h"
 #include "elements/union/coverage.h"
 #include "exec/exec.h"
@@ -32,16 +33,6 @@
 
 static GEOSContextHandle_t ctx;
 
-/* ---- seeded random numbers ------------------------------------------------ */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng_u64(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static double rng01(void) { return (double)(rng_u64() >> 11) / 9007199254740992.0; }
 
 /* ---- a set of members: GEOS geometries, their WKB, their groups ----------- */
 typedef struct {
@@ -451,20 +442,6 @@ static void work_is_bounded(void)
 }
 
 /* ---- the device gives the host's answer, bit for bit ------------------------------ */
-static int same_columnar(const vsg_columnar *a, const vsg_columnar *b)
-{
-    if (a->n_geoms != b->n_geoms || a->n_parts != b->n_parts || a->n_rings != b->n_rings ||
-        a->n_coords != b->n_coords)
-        return 0;
-    size_t ng = (size_t)a->n_geoms, np = (size_t)a->n_parts, nr = (size_t)a->n_rings,
-           nc = (size_t)a->n_coords;
-    return !memcmp(a->type, b->type, ng) && !memcmp(a->flags, b->flags, ng) &&
-           !memcmp(a->geom_part, b->geom_part, (ng + 1) * 8) &&
-           !memcmp(a->part_ring, b->part_ring, (np + 1) * 8) &&
-           !memcmp(a->ring_coord, b->ring_coord, (nr + 1) * 8) && !memcmp(a->x, b->x, nc * 8) &&
-           !memcmp(a->y, b->y, nc * 8);
-}
-
 static void device_matches_host(void)
 {
     vsg_exec *gx = NULL, *hx = NULL;

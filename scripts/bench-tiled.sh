@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The operations on real, skewed data at scale: the US counties and states
+# tiled into k x k translated copies (bench/workloads/tiled.py, >= N
+# vertices, default 10 M), through ogr2ogr into a GeoPackage, best of 2,
+# with a stage trace per run. OP picks the workloads:
+#   dissolve      by_state  GROUP BY tile, state (2744 groups at 10 M:
+#                           coverages, and a few states per copy whose
+#                           counties overlap, which GEOS unions)
+#                 nation    GROUP BY tile (one nation-sized group per copy)
+#   intersection  counties_x_states  SELECT * FROM ST_Intersection(counties, states)
+# Engines:
+#   cpu-1       the CPU engine on 1 thread
+#   cpu-all     the CPU engine on all cores
+#   geos-all    the CPU engine on all cores with VSGPU_COVERAGE_UNION=NO
+#               (GEOS's coverage and unary unions only)
+#   gpu         VSGPU_EXECUTION_MODE=GPU (the coverage union on the device;
+#               for intersection the GPU filter, GEOS refines)
+#   gpu-refine  the same with VSGPU_GPU_REFINE=YES: the exact GPU refine,
+#               GEOS only for the pairs it hands back; its answer is
+#               compared with cpu-all's feature by feature
+#               (bench/tools/compare_gpkg.py, CMP_PYTHON: a python with osgeo)
+#   copy        a plain ogr2ogr copy of the counties layer (the I/O floor)
+# Needs ogr2ogr with the plugin on GDAL_DRIVER_PATH and python3 with numpy.
+# scripts/bench-dissolve.sh and scripts/bench-refine.sh call it.
+#
+#   bash scripts/bench-tiled.sh OP [N] [engines] [out dir]
+set -u
+py=${PYTHON:-python3}
+op=${1:?dissolve or intersection}
+n=${2:-10000000}
+case $op in
+  dissolve) workloads="by_state nation"; def="copy cpu-1 cpu-all geos-all gpu" ;;
+  intersection) workloads="counties_x_states"; def="copy cpu-all gpu gpu-refine" ;;
+  *) echo "bench-tiled.sh: unknown operation $op" >&2; exit 2 ;;
+esac
+engines=${3:-$def}
+out=${4:-${OUT:-/tmp/vsgpu-$op}}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "$0")/.." && pwd)
+"$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wl" --tiled-vertices "$n" \
+  --only tiled_counties_x_states > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+src=$(ls "$work"/wl/tiled_counties_*.gpkg | head -1)
+echo "source $src ($("$py" - "$src" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT count(*) FROM counties").fetchone()[0], "counties")
+PY
+))"
+declare -A SQL=(
+  [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
+  [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
+  [counties_x_states]="SELECT * FROM ST_Intersection(counties, states)"
+)
+for w in $workloads; do
+  for eng in $engines; do
+    best=999
+    for r in 1 2; do
+      rm -f "$work/o.gpkg"
+      cfg=()
+      case $eng in
+        cpu-1) cfg=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS 1) ;;
+        cpu-all) cfg=(--config VSGPU_EXECUTION_MODE CPU) ;;
+        geos-all) cfg=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_COVERAGE_UNION NO) ;;
+        gpu) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
+        gpu-refine) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE YES) ;;
+      esac
+      s=$(date +%s.%N)
+      if [ $eng = copy ]; then
+        ogr2ogr -f GPKG "$work/o.gpkg" "$src" counties > "$work/run.log" 2>&1
+      else
+        ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$src" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
+          --config VSGPU_PROFILE "$out/trace-$w-$eng-$r.json" > "$work/run.log" 2>&1
+      fi
+      rc=$?
+      e=$(date +%s.%N)
+      [ $rc = 0 ] || { echo "$w $eng: rc=$rc"; sed 's/^/    /' "$work/run.log" | tail -5; best=err; break; }
+      best=$(awk "BEGIN{t=$e-$s; print (t<$best)?t:$best}")
+    done
+    feats=$("$py" - "$work/o.gpkg" <<'PY'
+import sqlite3, sys
+try:
+    c = sqlite3.connect(sys.argv[1])
+    t = c.execute("SELECT table_name FROM gpkg_contents").fetchone()[0]
+    print(c.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0])
+except Exception as e:
+    print("?")
+PY
+)
+    echo "$w $eng wall_s=$best features=$feats"
+    cp "$work/o.gpkg" "$work/o-$eng.gpkg" 2>/dev/null
+    sed 's/^/    /' "$work/run.log" | grep -v "^    $" | tail -3
+  done
+  # the GPU refine's answer against the CPU engine's, feature by feature
+  if [ -f "$work/o-gpu-refine.gpkg" ] && [ -f "$work/o-cpu-all.gpkg" ]; then
+    "${CMP_PYTHON:-$py}" "$here/bench/tools/compare_gpkg.py" "$work/o-gpu-refine.gpkg" \
+      "$work/o-cpu-all.gpkg" || true
+  fi
+  rm -f "$work"/o-*.gpkg
+done
+# the stage times of the last run of each engine (the trace's own figures)
+"$py" - "$out" <<'PY'
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "trace-*-2.json"))):
+    t = json.load(open(path))
+    st = [s for s in t["stages"] if s["elapsed_s"] >= 0.005]
+    print(os.path.basename(path), "total %.3f s" % t["total_s"])
+    for s in st:
+        print("    %-20s %-4s %8.3f s  in %d out %d" % (s["stage"], s["device"], s["elapsed_s"],
+                                                     s["rows_in"], s["rows_out"]))
+PY
