@@ -197,7 +197,7 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
     h->gpu_row = vsg_calloc(m, sizeof *h->gpu_row);
     if (!h->gpu || !h->gpu_row)
         return VSG_ERR_NOMEM;
-    int64_t settled = 0, back = 0;
+    int64_t settled = 0, back = 0, back_rows = 0, row = 0, row_counted = -1;
     for (int64_t k = 0; k < n_flat; k++) {
         int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
         if (t < 0)
@@ -205,6 +205,12 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
         uint8_t ok = r->ref_ok[t];
         settled += ok != 0;
         back += ok == 0;
+        while (h->off[row + 1] <= k)
+            row++;
+        if (!ok && row_counted != row) {
+            back_rows++;   /* an input row with a pair GEOS refines */
+            row_counted = row;
+        }
         h->gpu_row[k] = t;
         h->gpu[k] = ok == 0 ? VSG_HINT_GPU_NONE
                     : ok == 2 ? VSG_HINT_GPU_TOUCH
@@ -219,6 +225,9 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
     vsg_columnar_init(o);
     e->counts.gpu_pairs += settled;
     e->counts.gpu_pairs_rerun_on_cpu += back;
+    vsg_gpu_note_rerun(e, back_rows,
+                       "pairs the GPU refine could not settle exactly (GPU_PAIRS_RERUN_ON_CPU) "
+                       "were refined by GEOS");
     return VSG_OK;
 }
 

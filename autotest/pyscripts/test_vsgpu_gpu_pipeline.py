@@ -172,3 +172,34 @@ def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
     assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 2
     for k in ("NULL_GEOMETRIES", "EMPTY_GEOMETRIES"):
         assert md[k] == cpu["metadata"][k]
+
+
+def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
+    """VSGPU_GPU_REFINE=YES: the pairs the GPU refine settles are counted in
+    GPU_PAIRS; a pair it cannot settle (here: a part of b inside a's hole,
+    with no node and no vertex outside a's box) goes to GEOS, is counted in
+    GPU_PAIRS_RERUN_ON_CPU and named in the one warning; the result is the
+    CPU engine's."""
+    path = vsimem_dir + "/refine.gpkg"
+    a = ("POLYGON((0 0,10 0,10 10,0 10,0 0),(3 3,7 3,7 7,3 7,3 3))", 0)
+    a2 = ("POLYGON((20 0,30 0,30 10,20 10,20 0))", 1)
+    b = ("MULTIPOLYGON(((-5 -5,2 -5,2 2,-5 2,-5 -5)),((4 4,6 4,6 6,4 6,4 4)))", 0)
+    b2 = ("POLYGON((25 5,35 5,35 15,25 15,25 5))", 1)
+    vu.create_gpkg(path, {
+        "a": dict(fields=[("id", ogr.OFTInteger)], rows=[(g, {"id": i}) for g, i in (a, a2)]),
+        "b": dict(fields=[("k", ogr.OFTInteger)], rows=[(g, {"k": k}) for g, k in (b, b2)]),
+    })
+    sql = "SELECT * FROM ST_Intersection(a, b)"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    gpu = vu.run_vsgpu(path, sql, config=gpu_config(VSGPU_GPU_REFINE="YES"))
+    assert gpu["features"] is not None, gpu["errors"].errors
+    vu.assert_same_features(gpu["features"], cpu["features"], label="refine")
+    md = gpu["metadata"]
+    assert int(md["GPU_PAIRS"]) == 1
+    assert int(md["GPU_PAIRS_RERUN_ON_CPU"]) == 1
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 1
+    warned = [m for m in gpu["errors"].warnings if "GPU refine" in m]
+    assert len(warned) == 1, gpu["errors"].warnings
+    off = vu.run_vsgpu(path, sql, config=gpu_config())
+    assert int(off["metadata"]["GPU_PAIRS"]) == 0
+    assert int(off["metadata"]["GPU_PAIRS_RERUN_ON_CPU"]) == 0
