@@ -126,6 +126,10 @@ typedef struct {
     int64_t gpu_pairs;           /* intersection: pairs the GPU refine
                                     settled (VSGPU_GPU_REFINE=YES)           */
     int64_t gpu_pairs_rerun_on_cpu; /* pairs it handed back to GEOS         */
+    int64_t gpu_pairs_rerun_why[16]; /* of those, by reason bit (a pair may
+                                    have several): bits 0-7 the coverage
+                                    union's VSG_COV_BAD_*, 8-13 the refine's
+                                    VSG_REF_BAD_* (debug output only)        */
     int64_t gpu_groups;          /* dissolve: groups the GPU union settled   */
     int64_t gpu_groups_rerun_on_cpu; /* dissolve: groups of the GPU pipeline
                                     that GEOS dissolved (not a provable

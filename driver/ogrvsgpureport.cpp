@@ -175,6 +175,25 @@ CPLStringList BuildMetadata(const ReportState &st)
     return md;
 }
 
+/* Why the GPU refine handed pairs back, for those who tune it
+ * (CPL_DEBUG=VSGPU): the reason bits of elements/overlay/refine.h and
+ * elements/union/coverage.h, each counted over the pairs that have it. */
+void DebugRefineReasons(const ReportState &st, const vsg_counts *gc)
+{
+    static const char *const names[16] = {
+        "cov_input", "cov_ring",  "cov_match", "cov_node",  "cov_noding",
+        "cov_nesting", "cov_point", "cov_empty", "input",   "unsure",
+        "order",     "node",      "label",     "nolabel",   "bit14",
+        "bit15"};
+    std::string why;
+    for (int b = 0; b < 16; b++)
+        if (gc->gpu_pairs_rerun_why[b] > 0)
+            why += CPLSPrintf(" %s=" CPL_FRMT_GIB, names[b],
+                              static_cast<GIntBig>(gc->gpu_pairs_rerun_why[b]));
+    CPLDebug(VSGPU_DEBUG, "%s: GPU refine hand-backs by reason:%s",
+             OpName(st.plan->op), why.c_str());
+}
+
 void WarnSummary(const ReportState &st)
 {
     std::string text;
@@ -197,6 +216,8 @@ void WarnSummary(const ReportState &st)
                            static_cast<GIntBig>(gc->gpu_rows_rerun_on_cpu),
                            vsg_engine_gpu_note(st.engine));
     }
+    if (gc && gc->gpu_pairs_rerun_on_cpu > 0)
+        DebugRefineReasons(st, gc);
     if (text.empty())
         return;
     CPLError(CE_Warning, CPLE_AppDefined, "VSGPU: %s: %s",

@@ -38,7 +38,7 @@ typedef struct {
     int64_t *ref_a, *ref_b; /* host, then device                         */
     int64_t *dref_a, *dref_b;
     uint8_t *ref_ok, *dref_ok;
-    uint32_t *dref_why;
+    uint32_t *ref_why, *dref_why;
     vsg_columnar ref_dev, ref_out;
 } filter_run;
 
@@ -52,6 +52,7 @@ static void run_free(vsg_exec *x, filter_run *r)
     free(r->ref_a);
     free(r->ref_b);
     free(r->ref_ok);
+    free(r->ref_why);
     if (x) {
         vsg_exec_free(x, r->dref_a);
         vsg_exec_free(x, r->dref_b);
@@ -89,7 +90,8 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     }
     r->n_ref = (int64_t)m;
     r->ref_ok = vsg_calloc(m ? m : 1, 1);
-    if (!r->ref_ok)
+    r->ref_why = vsg_calloc(m ? m : 1, sizeof *r->ref_why);
+    if (!r->ref_ok || !r->ref_why)
         return VSG_ERR_NOMEM;
     if (m == 0)
         return VSG_OK;
@@ -105,6 +107,8 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
     if (st == VSG_OK)
         st = vsg_exec_download(x, r->ref_ok, r->dref_ok, m);
+    if (st == VSG_OK)
+        st = vsg_exec_download(x, r->ref_why, r->dref_why, m * sizeof *r->ref_why);
     vsg_exec_stage_end(x, (int64_t)m, r->ref_out.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
@@ -207,6 +211,8 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
         back += ok == 0;
         while (h->off[row + 1] <= k)
             row++;
+        for (int bit = 0; bit < 16 && !ok; bit++)
+            e->counts.gpu_pairs_rerun_why[bit] += (r->ref_why[t] >> bit) & 1u;
         if (!ok && row_counted != row) {
             back_rows++;   /* an input row with a pair GEOS refines */
             row_counted = row;

@@ -176,18 +176,21 @@ def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
 
 def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
     """VSGPU_GPU_REFINE=YES: the pairs the GPU refine settles are counted in
-    GPU_PAIRS; a pair it cannot settle (here: a part of b inside a's hole,
-    with no node and no vertex outside a's box) goes to GEOS, is counted in
-    GPU_PAIRS_RERUN_ON_CPU and named in the one warning; the result is the
-    CPU engine's."""
+    GPU_PAIRS, among them a part of b inside a's hole (a ring with no node,
+    labelled by a ray count); a pair it cannot settle (here: b's edge
+    crosses a's at an angle of 1e-8, too flat to round the crossing
+    safely) goes to GEOS, is counted in GPU_PAIRS_RERUN_ON_CPU and named in
+    the one warning; the result is the CPU engine's."""
     path = vsimem_dir + "/refine.gpkg"
     a = ("POLYGON((0 0,10 0,10 10,0 10,0 0),(3 3,7 3,7 7,3 7,3 3))", 0)
     a2 = ("POLYGON((20 0,30 0,30 10,20 10,20 0))", 1)
     b = ("MULTIPOLYGON(((-5 -5,2 -5,2 2,-5 2,-5 -5)),((4 4,6 4,6 6,4 6,4 4)))", 0)
     b2 = ("POLYGON((25 5,35 5,35 15,25 15,25 5))", 1)
+    b3 = ("POLYGON((-1 -0.0000001,11 0.0000001,11 5,-1 5,-1 -0.0000001))", 2)
     vu.create_gpkg(path, {
         "a": dict(fields=[("id", ogr.OFTInteger)], rows=[(g, {"id": i}) for g, i in (a, a2)]),
-        "b": dict(fields=[("k", ogr.OFTInteger)], rows=[(g, {"k": k}) for g, k in (b, b2)]),
+        "b": dict(fields=[("k", ogr.OFTInteger)],
+                  rows=[(g, {"k": k}) for g, k in (b, b2, b3)]),
     })
     sql = "SELECT * FROM ST_Intersection(a, b)"
     cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
@@ -195,7 +198,7 @@ def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
     assert gpu["features"] is not None, gpu["errors"].errors
     vu.assert_same_features(gpu["features"], cpu["features"], label="refine")
     md = gpu["metadata"]
-    assert int(md["GPU_PAIRS"]) == 1
+    assert int(md["GPU_PAIRS"]) == 2
     assert int(md["GPU_PAIRS_RERUN_ON_CPU"]) == 1
     assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 1
     warned = [m for m in gpu["errors"].warnings if "GPU refine" in m]

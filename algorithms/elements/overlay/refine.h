@@ -36,10 +36,14 @@
  *               piece runs along one of them. A piece that starts at an
  *               ordinary vertex outside the other's box is outside; any
  *               other piece has its predecessor's label (pointer jumping
- *               along the ring).
+ *               along the ring). A ring with no node at all has no
+ *               label to pass on: its first vertex is not on the other
+ *               polygon's boundary, so a ray from it counts crossings
+ *               exactly (even-odd over the other's segments, chunks
+ *               found by a box join), and the ring's pieces take that.
  *   checks      the label a piece gets at its end node must equal the one
- *               it carries; a ring with no node and no vertex outside the
- *               other's box has no label (handed back); then the selected
+ *               it carries; a piece still without a label is handed
+ *               back; then the selected
  *               pieces go through the coverage union's boundary steps,
  *               which prove that they are noded, alternate at every node
  *               and nest with winding numbers 0 and 1
@@ -64,8 +68,9 @@ enum {
     VSG_REF_BAD_ORDER = 1 << 10,   /* two nodes of a segment in no exact order     */
     VSG_REF_BAD_NODE = 1 << 11,    /* a node of too many pieces, or one-sided      */
     VSG_REF_BAD_LABEL = 1 << 12,   /* a piece labelled differently at its two ends */
-    VSG_REF_BAD_NOLABEL = 1 << 13  /* a ring with no node and no vertex outside
-                                      the other's box (a ray count would settle it) */
+    VSG_REF_BAD_NOLABEL = 1 << 13  /* a piece whose label no node, box or ray
+                                      gives (its ring's first segment is
+                                      degenerate, or a predecessor is missing) */
 };
 
 /* piece labels relative to the other polygon */
@@ -252,6 +257,24 @@ VSG_HD uint64_t vsg_ref_pos_key(double ax, double ay, double bx, double by, doub
     int up = use_x ? bx >= ax : by >= ay;
     uint64_t o = vsg_ord_of(c);
     return up ? o : ~o;
+}
+
+/* ---- labels of rings with no node: a ray count ---------------------------------- */
+
+/* Whether the ray from (px, py) towards +x crosses segment a->b: the
+ * half-open rule (a segment counts when exactly one end lies above py)
+ * makes a vertex on the ray count once or not at all. Returns 1 or 0, or
+ * -1 when the point lies on the segment or the side is not decided
+ * exactly (the pair is handed back). */
+VSG_HD int vsg_ref_ray_crosses(double px, double py, double ax, double ay, double bx, double by)
+{
+    if ((ay > py) == (by > py) || (ax < px && bx < px))
+        return 0;
+    int o = vsg_orient2d(ax, ay, bx, by, px, py);
+    if (o == VSG_ORIENT_UNCERTAIN || o == 0)
+        return -1;
+    /* upwards the crossing lies right of P when P is on the left */
+    return (by > ay) == (o == VSG_ORIENT_CCW);
 }
 
 /* ---- labels at nodes ------------------------------------------------------------ */

@@ -54,6 +54,13 @@ typedef struct {
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
     int64_t *val, *ptr, *val2, *ptr2;
+    /* rays from the first vertex of rings with no node, side cur */
+    int8_t *ray_label;               /* n_pc: 0, or the ring's label by ray  */
+    int64_t *ray_root, *ray_off;     /* n_pc, n_pc + 1                       */
+    int64_t n_ray;
+    int64_t *ray_piece;              /* n_ray                                */
+    double *ray_box;                 /* 4 n_ray: the ray to the other's box  */
+    uint32_t *ray_cross;             /* n_ray: crossings                     */
     int64_t *keep, *keep_off;
     /* the selected boundary */
     vsg_cov_r R;
@@ -89,6 +96,10 @@ enum {
     VSG_REF_NODE_LABEL,     /* 2 n_pc (sorted positions)    */
     VSG_REF_PROP_INIT,      /* n_pc                         */
     VSG_REF_PROP_ROUND,     /* n_pc                         */
+    VSG_REF_RAY_ROOT,       /* n_pc                         */
+    VSG_REF_RAY_FILL,       /* n_pc                         */
+    VSG_REF_RAY_CROSS,      /* n_join (ray, chunk)          */
+    VSG_REF_RAY_SET,        /* n_ray                        */
     VSG_REF_CHECK,          /* n_pc                         */
     VSG_REF_SELECT,         /* n_pc                         */
     VSG_REF_R_FILL,         /* n_pc                         */
@@ -370,6 +381,10 @@ VSG_HD void vsg_ref_prop_init(const vsg_ref_ctx *c, int64_t q)
     const double *ob = c->side[1 - side].boxes + 4 * (side == 0 ? c->pb[p] : c->pa[p]);
     c->val[q] = 0;
     c->ptr[q] = q;
+    if (c->ray_label[q] != 0) {
+        c->val[q] = c->ray_label[q];
+        return;
+    }
     if (!vsg_ref_piece_flat(c, q) && (c->pc_flags[q] & (zs ? VSG_REF_PC_E : VSG_REF_PC_S))) {
         c->val[q] = c->end_label[2 * q + zs];
         return;
@@ -399,6 +414,60 @@ VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
         c->val2[q] = 0;
         c->ptr2[q] = c->ptr[t];
     }
+}
+
+/* Piece q of side cur roots a ray when nothing labelled it: its ring has
+ * no node (a node anywhere on the ring would have passed a label along
+ * it), and q is the ring's first piece, whose start is the ring's first
+ * vertex. */
+VSG_HD int64_t vsg_ref_ray_root(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t i = c->pc_inst[q], p = c->in_pair[i];
+    const vsg_col_view *v = &c->side[c->cur].v;
+    return c->val[q] == 0 && c->why[p] == 0 && c->in_side[i] == c->cur &&
+           q == c->in_pc[i] && c->in_k[i] == v->ring_coord[c->in_ring[i]];
+}
+
+/* The ray of root q: from its start to the other polygon's box edge. */
+VSG_HD void vsg_ref_ray_fill(const vsg_ref_ctx *c, int64_t q)
+{
+    if (!c->ray_root[q])
+        return;
+    int64_t r = c->ray_off[q], p = c->in_pair[c->pc_inst[q]];
+    int side = c->cur;
+    const double *ob = c->side[1 - side].boxes + 4 * (side == 0 ? c->pb[p] : c->pa[p]);
+    double *b = c->ray_box + 4 * r;
+    c->ray_piece[r] = q;
+    c->ray_cross[r] = 0;
+    b[0] = c->pc_x0[q];
+    b[1] = b[3] = c->pc_y0[q];
+    b[2] = ob[2] > b[0] ? ob[2] : b[0];
+}
+
+/* Candidate (ray, chunk of the other side): the chunk's crossings, when
+ * it belongs to the pair's other polygon. */
+VSG_HD int64_t vsg_ref_ray_cross(const vsg_ref_ctx *c, int64_t i)
+{
+    int64_t r = c->ja[i], ch = c->jb[i], q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
+    int side = c->cur;
+    const vsg_ref_side *o = &c->side[1 - side];
+    if (o->chunk_geom[ch] != (side == 0 ? c->pb[p] : c->pa[p]))
+        return 1;
+    int64_t k0, ring, n = vsg_ref_chunk_segs(o, ch, &k0, &ring);
+    double px = c->pc_x0[q], py = c->pc_y0[q];
+    uint32_t m = 0;
+    for (int64_t u = 0; u < n; u++) {
+        int64_t k = k0 + u;
+        int x = vsg_ref_ray_crosses(px, py, o->v.x[k], o->v.y[k], o->v.x[k + 1], o->v.y[k + 1]);
+        if (x < 0) {
+            VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
+            return n;
+        }
+        m += (uint32_t)x;
+    }
+    if (m)
+        VSG_ADD_U32(c->ray_cross + r, m);
+    return n;
 }
 
 VSG_HD void vsg_ref_check(const vsg_ref_ctx *c, int64_t q)
@@ -554,6 +623,17 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return VSG_COV_MAX_REPEAT;
     case VSG_REF_PROP_ROUND:
         vsg_ref_prop_round(c, i);
+        return 1;
+    case VSG_REF_RAY_ROOT:
+        c->ray_root[i] = vsg_ref_ray_root(c, i);
+        return 1;
+    case VSG_REF_RAY_FILL:
+        vsg_ref_ray_fill(c, i);
+        return 1;
+    case VSG_REF_RAY_CROSS:
+        return vsg_ref_ray_cross(c, i);
+    case VSG_REF_RAY_SET:
+        c->ray_label[c->ray_piece[i]] = (int8_t)((c->ray_cross[i] & 1u) ? VSG_REF_IN : VSG_REF_OUT);
         return 1;
     case VSG_REF_CHECK:
         vsg_ref_check(c, i);

@@ -12,7 +12,9 @@
  *                    the pieces between them
  *   refine_labels    each piece inside, outside or along the other polygon,
  *                    at the nodes by exact angular order, elsewhere from
- *                    its predecessor (pointer jumping); checked at both ends
+ *                    its predecessor (pointer jumping); rings with no node
+ *                    by a ray count (candidates: rays against the other
+ *                    side's chunks); checked at both ends
  *   refine_select    the pieces of the intersection's boundary
  *   boundary_*       the coverage union's second half (stages/union/
  *                    boundary.h): linking, noding and nesting proofs, rings,
@@ -200,11 +202,78 @@ done:
     return st;
 }
 
-/* Every piece's label, from the nodes and then along the rings. */
-static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+/* Labels along the rings: a fixed number of pointer-jumping rounds
+ * (2^rounds exceeds any chain of pieces; no scalar read between them). */
+static vsg_status propagate(vsg_exec *x, vsg_ref_ctx *c)
 {
     vsg_status st;
     int64_t np = c->n_pc;
+    TRY(step(x, c, VSG_REF_PROP_INIT, np));
+    for (int r = vsg_bits_below(np + 1) + 1; r > 0; r--) {
+        TRY(step(x, c, VSG_REF_PROP_ROUND, np));
+        int64_t *t = c->val; c->val = c->val2; c->val2 = t;
+        t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
+    }
+done:
+    return st;
+}
+
+/* The rings no node labelled, side by side: a ray from each one's first
+ * vertex, its crossings with the other polygon's chunks that meet it
+ * (a box join), even-odd. *n_rays: how many were cast. */
+static vsg_status rays(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int64_t *n_rays)
+{
+    vsg_status st = VSG_OK;
+    int64_t np = c->n_pc;
+    vsg_pairs rj;
+    memset(&rj, 0, sizeof rj);
+    TRY(get(x, s, (size_t)np * I64, &c->ray_root));
+    TRY(get(x, s, (size_t)(np + 1) * I64, &c->ray_off));
+    for (int k = 0; k < 2; k++) {
+        c->cur = k;
+        vsg_exec_stage_begin(x, "refine_rays");
+        st = step(x, c, VSG_REF_RAY_ROOT, np);
+        if (st == VSG_OK)
+            st = vsg_scan_total(x, c->ray_root, c->ray_off, np, &c->n_ray);
+        vsg_exec_stage_end(x, np, c->n_ray);
+        if (st != VSG_OK)
+            goto done;
+        if (c->n_ray == 0)
+            continue;
+        *n_rays += c->n_ray;
+        TRY(get(x, s, (size_t)c->n_ray * I64, &c->ray_piece));
+        TRY(get(x, s, (size_t)c->n_ray * 4 * F64, &c->ray_box));
+        TRY(get(x, s, (size_t)c->n_ray * sizeof(uint32_t), &c->ray_cross));
+        TRY(step(x, c, VSG_REF_RAY_FILL, np));
+        const vsg_ref_side *o = &c->side[1 - k];
+        TRY(vsg_stage_candidates(x, c->ray_box, c->n_ray, o->chunk_box, o->n_chunks, &rj));
+        vsg_exec_stage_begin(x, "refine_rays");
+        c->ja = rj.a;
+        c->jb = rj.b;
+        c->n_join = rj.n;
+        st = step(x, c, VSG_REF_RAY_CROSS, rj.n);
+        if (st == VSG_OK)
+            st = step(x, c, VSG_REF_RAY_SET, c->n_ray);
+        vsg_exec_stage_end(x, rj.n, c->n_ray);
+        pairs_free(x, &rj);
+        c->ja = c->jb = NULL;
+        c->n_join = 0;
+        if (st != VSG_OK)
+            goto done;
+    }
+done:
+    pairs_free(x, &rj);
+    c->ja = c->jb = NULL;
+    c->n_join = 0;
+    return st;
+}
+
+/* Every piece's label, from the nodes and then along the rings; rings no
+ * node labelled by rays, and along the rings again. */
+static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t np = c->n_pc, n_rays = 0;
     vsg_exec_stage_begin(x, "refine_labels");
     TRY(get(x, s, (size_t)2 * np * sizeof(uint64_t), &c->nd_key));
     TRY(get(x, s, (size_t)2 * np * I64, &c->nd_idx));
@@ -216,14 +285,14 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
     TRY(get(x, s, (size_t)np * I64, &c->val2));
     TRY(get(x, s, (size_t)np * I64, &c->ptr2));
-    TRY(step(x, c, VSG_REF_PROP_INIT, np));
-    /* a fixed number of rounds: 2^rounds exceeds any chain of pieces, and
-     * no scalar read is needed between them */
-    for (int r = vsg_bits_below(np + 1) + 1; r > 0; r--) {
-        TRY(step(x, c, VSG_REF_PROP_ROUND, np));
-        int64_t *t = c->val; c->val = c->val2; c->val2 = t;
-        t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
-    }
+    TRY(get(x, s, (size_t)np, &c->ray_label));
+    TRY(vsg_exec_memset(x, c->ray_label, 0, (size_t)np));
+    TRY(propagate(x, c));
+    vsg_exec_stage_end(x, np, np);
+    TRY(rays(x, c, s, &n_rays));
+    vsg_exec_stage_begin(x, "refine_labels");
+    if (n_rays > 0)
+        TRY(propagate(x, c));   /* again, from the rings' ray labels too */
     TRY(step(x, c, VSG_REF_CHECK, np));
 done:
     vsg_exec_stage_end(x, np, np);
