@@ -8,6 +8,10 @@
 #                           counties overlap, which GEOS unions)
 #                 nation    GROUP BY tile (one nation-sized group per copy)
 #   intersection  counties_x_states  SELECT * FROM ST_Intersection(counties, states)
+#   clip          counties_clip_states  SELECT * FROM ST_Clip(counties, states)
+#                 states_clip_counties  SELECT * FROM ST_Clip(states, counties)
+#                           (each state cut by its ~60 counties: the pieces'
+#                           union is the heavy part)
 # Engines:
 #   cpu-1       the CPU engine on 1 thread
 #   cpu-all     the CPU engine on all cores
@@ -15,7 +19,8 @@
 #               (GEOS's coverage and unary unions only)
 #   gpu         VSGPU_EXECUTION_MODE=GPU (the coverage union on the device;
 #               for intersection the GPU filter, GEOS refines)
-#   gpu-refine  the same with VSGPU_GPU_REFINE=YES: the exact GPU refine,
+#   gpu-refine  the same with VSGPU_GPU_REFINE=YES: the exact GPU refine
+#               (and for clip the union of the pieces on the device),
 #               GEOS only for the pairs it hands back; its answer is
 #               compared with cpu-all's feature by feature
 #               (bench/tools/compare_gpkg.py, CMP_PYTHON: a python with osgeo)
@@ -26,11 +31,12 @@
 #   bash scripts/bench-tiled.sh OP [N] [engines] [out dir]
 set -u
 py=${PYTHON:-python3}
-op=${1:?dissolve or intersection}
+op=${1:?dissolve, intersection or clip}
 n=${2:-10000000}
 case $op in
   dissolve) workloads="by_state nation"; def="copy cpu-1 cpu-all geos-all gpu" ;;
   intersection) workloads="counties_x_states"; def="copy cpu-all gpu gpu-refine" ;;
+  clip) workloads="counties_clip_states states_clip_counties"; def="copy cpu-all gpu gpu-refine" ;;
   *) echo "bench-tiled.sh: unknown operation $op" >&2; exit 2 ;;
 esac
 engines=${3:-$def}
@@ -52,6 +58,8 @@ declare -A SQL=(
   [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
   [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
   [counties_x_states]="SELECT * FROM ST_Intersection(counties, states)"
+  [counties_clip_states]="SELECT * FROM ST_Clip(counties, states)"
+  [states_clip_counties]="SELECT * FROM ST_Clip(states, counties)"
 )
 for w in $workloads; do
   for eng in $engines; do

@@ -63,5 +63,7 @@ void vsg_pair_hints_free(vsg_pair_hints *h)
     free(h->gpu);
     free(h->gpu_row);
     vsg_columnar_free(&h->gpu_out);
+    free(h->row_gpu);
+    vsg_columnar_free(&h->row_out);
     memset(h, 0, sizeof *h);
 }

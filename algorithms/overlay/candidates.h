@@ -24,6 +24,10 @@ typedef struct {
     uint8_t *gpu;
     int64_t *gpu_row;
     vsg_columnar gpu_out;
+    /* clip: what the GPU settled per input row (VSG_HINT_GPU_*), row i of
+     * row_out holding a RESULT; NULL when GEOS clips every row */
+    uint8_t *row_gpu;
+    vsg_columnar row_out;
 } vsg_pair_hints;
 
 /* gpu[q] of vsg_pair_hints */

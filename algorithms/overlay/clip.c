@@ -9,6 +9,9 @@
  *            overlay); else union them (none: no result; one: itself) and
  *            intersect; then the type rule with dim = min(input, union)
  *   encode, assemble
+ *
+ * Where the GPU pipeline refined the row and unioned its pieces
+ * (VSGPU_GPU_REFINE=YES), its result is written as it is.
  */
 #include <stdlib.h>
 
@@ -108,6 +111,28 @@ done:
     return st;
 }
 
+/* The GPU pipeline's clip of row i (pipeline/filter.c): pushed as WKB,
+ * typed as the type rule types GEOS's result. *done = 0 when GEOS is to
+ * clip the row. */
+static vsg_status gpu_row(vsg_worker *w, const vsg_refine_ctx *c, size_t i, int *done)
+{
+    const vsg_pair_hints *h = c->hints;
+    *done = 0;
+    if (!h || !h->row_gpu || h->row_gpu[i] == VSG_HINT_GPU_NONE)
+        return VSG_OK;
+    *done = 1;
+    if (h->row_gpu[i] == VSG_HINT_GPU_TOUCH)
+        w->counts.lower_dim_dropped++;   /* GEOS: a point or line, dropped */
+    if (h->row_gpu[i] != VSG_HINT_GPU_RESULT)
+        return VSG_OK;
+    size_t size = vsg_columnar_wkb_size(&h->row_out, (int64_t)i);
+    unsigned char *wkb = vsg_malloc(size ? size : 1);
+    if (!wkb)
+        return VSG_ERR_NOMEM;
+    vsg_columnar_write_wkb(&h->row_out, (int64_t)i, wkb);
+    return vsg_out_push_wkb(&c->b->outs[i], -1, wkb, size);
+}
+
 void vsg_clip_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
@@ -116,6 +141,15 @@ void vsg_clip_refine(void *vc, size_t i, int wid)
     if (!vsg_refine_begin(c, i, wid, &w, &s))
         return;
     vsg_batch *b = c->b;
+    int on_gpu = 0;
+    vsg_status gst = gpu_row(w, c, i, &on_gpu);
+    if (on_gpu) {
+        vsg_subject_release(w, &s);
+        if (gst != VSG_OK)
+            vsg_failure_record(&b->failure, (int64_t)i, gst, (int64_t)i, -1,
+                               "input feature #%lld: clip: out of memory", (long long)i);
+        return;
+    }
     GEOSGeometry *r = NULL;
     int pair_dim = -1;
     int64_t fail_j = -1;

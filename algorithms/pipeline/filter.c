@@ -20,6 +20,7 @@
 #include "overlay/candidates.h"
 #include "elements/box.h"
 #include "elements/filter/classify.h"
+#include "elements/union/coverage.h"   /* VSG_COV_BAD_EMPTY */
 #include "stages/stages.h"
 #include "stages/step.h"
 
@@ -40,6 +41,14 @@ typedef struct {
     uint8_t *ref_ok, *dref_ok;
     uint32_t *ref_why, *dref_why;
     vsg_columnar ref_dev, ref_out;
+    /* clip: the refined pieces of each row unioned on the backend (rows
+     * with a pair inside a method, A_IN_B, are the input itself: none) */
+    int clip;
+    uint8_t *covered;              /* n rows (host)                        */
+    int64_t *dgrp;                 /* refine position -> row, or -1        */
+    uint8_t *row_ok, *drow_ok;     /* n rows                               */
+    uint32_t *row_why, *drow_why;
+    vsg_columnar clip_dev, clip_out;
 } filter_run;
 
 static void run_free(vsg_exec *x, filter_run *r)
@@ -53,7 +62,15 @@ static void run_free(vsg_exec *x, filter_run *r)
     free(r->ref_b);
     free(r->ref_ok);
     free(r->ref_why);
+    free(r->covered);
+    free(r->row_ok);
+    free(r->row_why);
+    vsg_columnar_free(&r->clip_dev);
+    vsg_columnar_free(&r->clip_out);
     if (x) {
+        vsg_exec_free(x, r->dgrp);
+        vsg_exec_free(x, r->drow_ok);
+        vsg_exec_free(x, r->drow_why);
         vsg_exec_free(x, r->dref_a);
         vsg_exec_free(x, r->dref_b);
         vsg_exec_free(x, r->dref_ok);
@@ -68,21 +85,93 @@ static void run_free(vsg_exec *x, filter_run *r)
     free(r->hcls);
 }
 
+/* Whether the refine takes pair q: intersection, the pairs the classes
+ * leave undecided; clip, also the method polygons inside the input, of
+ * the rows no method covers (their union is the clip). */
+static int refine_takes(const filter_run *r, size_t q)
+{
+    uint8_t c = r->hcls[q];
+    if (!r->clip)
+        return c == VSG_CLS_REFINE;
+    return !r->covered[r->pa[q]] && (c == VSG_CLS_REFINE || c == VSG_CLS_B_IN_A);
+}
+
+/* Clip: the union of each row's refined pieces (the coverage union, by
+ * row), for the rows whose every piece the refine settled; a row with a
+ * pair handed back goes to GEOS whole. The pieces of a row from method
+ * polygons that share edges meet at bit-equal nodes (elements/overlay/
+ * refine.h), so a coverage of methods gives a coverage of pieces. */
+static vsg_status clip_union(vsg_exec *x, filter_run *r, int64_t n_rows)
+{
+    vsg_status st = VSG_OK;
+    int64_t m = r->n_ref;
+    int64_t *grp = vsg_malloc((size_t)(m ? m : 1) * sizeof *grp);
+    uint8_t *bad = vsg_calloc((size_t)(n_rows ? n_rows : 1), 1);
+    r->row_ok = vsg_calloc((size_t)(n_rows ? n_rows : 1), 1);
+    r->row_why = vsg_calloc((size_t)(n_rows ? n_rows : 1), sizeof *r->row_why);
+    if (!grp || !bad || !r->row_ok || !r->row_why) {
+        st = VSG_ERR_NOMEM;
+        goto done;
+    }
+    for (int64_t t = 0; t < m; t++)
+        if (!r->ref_ok[t])
+            bad[r->ref_a[t]] = 1;
+    for (int64_t t = 0; t < m; t++)
+        grp[t] = bad[r->ref_a[t]] ? -1 : r->ref_a[t];
+    TRY(vsg_exec_alloc(x, (size_t)(m ? m : 1) * sizeof(int64_t), (void **)&r->dgrp));
+    TRY(vsg_exec_alloc(x, (size_t)n_rows, (void **)&r->drow_ok));
+    TRY(vsg_exec_alloc(x, (size_t)n_rows * sizeof(uint32_t), (void **)&r->drow_why));
+    TRY(vsg_exec_upload(x, r->dgrp, grp, (size_t)m * sizeof(int64_t)));
+    vsg_col_view pieces = vsg_columnar_view(&r->ref_dev);
+    TRY(vsg_stage_coverage_union(x, &pieces, r->dgrp, n_rows, &r->clip_dev, r->drow_ok,
+                                 r->drow_why));
+    vsg_exec_stage_begin(x, "d2h");
+    st = vsg_columnar_download(x, &r->clip_dev, &r->clip_out);
+    if (st == VSG_OK)
+        st = vsg_exec_download(x, r->row_ok, r->drow_ok, (size_t)n_rows);
+    if (st == VSG_OK)
+        st = vsg_exec_download(x, r->row_why, r->drow_why, (size_t)n_rows * sizeof(uint32_t));
+    vsg_exec_stage_end(x, n_rows, r->clip_out.n_coords);
+    if (st == VSG_OK)
+        st = vsg_exec_sync(x);
+done:
+    free(grp);
+    free(bad);
+    return st;
+}
+
+/* Clip with no pieces to refine: every row's union is empty. */
+static vsg_status clip_nothing(filter_run *r, int64_t n_rows)
+{
+    r->row_ok = vsg_calloc((size_t)(n_rows ? n_rows : 1), 1);
+    r->row_why = vsg_malloc((size_t)(n_rows ? n_rows : 1) * sizeof *r->row_why);
+    if (!r->row_ok || !r->row_why)
+        return VSG_ERR_NOMEM;
+    for (int64_t i = 0; i < n_rows; i++)
+        r->row_why[i] = VSG_COV_BAD_EMPTY;
+    return VSG_OK;
+}
+
 /* The exact refine of the pairs the classes leave undecided
- * (stages/overlay/refine.c): their list up, the results down. */
+ * (stages/overlay/refine.c): their list up, the results (intersection) or
+ * their union by row (clip) down. */
 static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const vsg_col_view *mv,
                                     const double *m_boxes, filter_run *r)
 {
     vsg_status st = VSG_OK;
-    size_t n = (size_t)r->pairs.n, m = 0;
+    size_t n = (size_t)r->pairs.n, m = 0, n_rows = (size_t)in->n_geoms;
     r->ref_of = vsg_malloc((n ? n : 1) * sizeof *r->ref_of);
     r->ref_a = vsg_malloc((n ? n : 1) * sizeof *r->ref_a);
     r->ref_b = vsg_malloc((n ? n : 1) * sizeof *r->ref_b);
-    if (!r->ref_of || !r->ref_a || !r->ref_b)
+    r->covered = vsg_calloc(n_rows ? n_rows : 1, 1);
+    if (!r->ref_of || !r->ref_a || !r->ref_b || !r->covered)
         return VSG_ERR_NOMEM;
+    for (size_t q = 0; q < n && r->clip; q++)
+        if (r->hcls[q] == VSG_CLS_A_IN_B && r->pa[q] >= 0 && (size_t)r->pa[q] < n_rows)
+            r->covered[r->pa[q]] = 1;
     for (size_t q = 0; q < n; q++) {
         r->ref_of[q] = -1;
-        if (r->hcls[q] != VSG_CLS_REFINE)
+        if (r->pa[q] < 0 || (size_t)r->pa[q] >= n_rows || !refine_takes(r, q))
             continue;
         r->ref_of[q] = (int64_t)m;
         r->ref_a[m] = r->pa[q];
@@ -94,17 +183,18 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     if (!r->ref_ok || !r->ref_why)
         return VSG_ERR_NOMEM;
     if (m == 0)
-        return VSG_OK;
-    TRY(vsg_exec_alloc(x, m * sizeof(int64_t), (void **)&r->dref_a));
-    TRY(vsg_exec_alloc(x, m * sizeof(int64_t), (void **)&r->dref_b));
-    TRY(vsg_exec_alloc(x, m, (void **)&r->dref_ok));
-    TRY(vsg_exec_alloc(x, m * sizeof(uint32_t), (void **)&r->dref_why));
+        return r->clip ? clip_nothing(r, (int64_t)n_rows) : VSG_OK;
+    TRY(vsg_exec_alloc(x, (m ? m : 1) * sizeof(int64_t), (void **)&r->dref_a));
+    TRY(vsg_exec_alloc(x, (m ? m : 1) * sizeof(int64_t), (void **)&r->dref_b));
+    TRY(vsg_exec_alloc(x, m ? m : 1, (void **)&r->dref_ok));
+    TRY(vsg_exec_alloc(x, (m ? m : 1) * sizeof(uint32_t), (void **)&r->dref_why));
     TRY(vsg_exec_upload(x, r->dref_a, r->ref_a, m * sizeof(int64_t)));
     TRY(vsg_exec_upload(x, r->dref_b, r->ref_b, m * sizeof(int64_t)));
     TRY(vsg_stage_overlay_refine(x, in, r->boxes, mv, m_boxes, r->dref_a, r->dref_b, (int64_t)m, &r->ref_dev,
                                  r->dref_ok, r->dref_why));
     vsg_exec_stage_begin(x, "d2h");
-    st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
+    if (!r->clip)
+        st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
     if (st == VSG_OK)
         st = vsg_exec_download(x, r->ref_ok, r->dref_ok, m);
     if (st == VSG_OK)
@@ -112,6 +202,8 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     vsg_exec_stage_end(x, (int64_t)m, r->ref_out.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
+    if (st == VSG_OK && r->clip)
+        st = clip_union(x, r, (int64_t)n_rows);
 done:
     return st;
 }
@@ -237,6 +329,68 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
     return VSG_OK;
 }
 
+/* Clip: what the GPU settled for each row (h->row_gpu, a VSG_HINT_GPU_*
+ * value; row i of h->row_out holds a RESULT). A row is settled when every
+ * candidate is disjoint or a refined piece and the union of its pieces is
+ * settled; TOUCH: no polygonal part, but a piece's boundaries met (GEOS's
+ * union would be a point or line, which the type rule drops and counts).
+ * Rows covered by a method polygon are left to the CPU engine's shortcut
+ * (the input itself), rows with a repaired geometry or one the GPU cannot
+ * take to GEOS, uncounted here (the GPU never saw them as the CPU reads
+ * them); the other rows GEOS clips are counted as handed back. */
+static vsg_status attach_clip(vsg_engine *e, filter_run *r, const int64_t *src, size_t n,
+                              vsg_pair_hints *h)
+{
+    h->row_gpu = vsg_calloc(n ? n : 1, 1);
+    if (!h->row_gpu)
+        return VSG_ERR_NOMEM;
+    int64_t settled = 0, back = 0, back_rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t k0 = h->off[i], k1 = h->off[i + 1], pieces = 0;
+        int ok = 1, touch = 0, cpu = r->covered[i];
+        for (int64_t k = k0; k < k1 && !cpu; k++) {
+            int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
+            if (h->flat[k] == VSG_CLS_DISJOINT && q >= 0)
+                continue;
+            cpu = t < 0;   /* a pair the GPU did not see as the CPU reads it */
+            ok &= !cpu && r->ref_ok[t] != 0;
+            touch |= !cpu && r->ref_ok[t] == 2;
+            pieces++;
+        }
+        uint8_t g = VSG_HINT_GPU_NONE;
+        if (!cpu && ok && r->row_ok[i])
+            g = VSG_HINT_GPU_RESULT;
+        else if (!cpu && ok && r->row_why[i] == VSG_COV_BAD_EMPTY)
+            g = touch ? VSG_HINT_GPU_TOUCH : VSG_HINT_GPU_EMPTY;
+        h->row_gpu[i] = g;
+        if (g != VSG_HINT_GPU_NONE) {
+            settled += pieces;
+        } else if (!cpu) {
+            back += pieces;
+            back_rows++;
+            uint32_t why = ok ? r->row_why[i] : 0;   /* the union's, or the pairs' */
+            for (int64_t k = k0; k < k1 && !ok; k++) {
+                int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
+                why |= t >= 0 && !r->ref_ok[t] ? r->ref_why[t] : 0;
+            }
+            for (int bit = 0; bit < 16; bit++)
+                e->counts.gpu_pairs_rerun_why[bit] += (why >> bit) & 1u;
+        }
+    }
+    vsg_columnar *o = &r->clip_out;
+    for (int64_t t = 0; t < o->n_geoms && !e->opts.promote_to_multi; t++)
+        if (o->geom_part[t + 1] - o->geom_part[t] == 1)
+            o->type[t] = VSG_GT_POLYGON;
+    h->row_out = *o;
+    vsg_columnar_init(o);
+    e->counts.gpu_pairs += settled;
+    e->counts.gpu_pairs_rerun_on_cpu += back;
+    vsg_gpu_note_rerun(e, back_rows,
+                       "rows whose clip the GPU refine could not settle exactly "
+                       "(GPU_PAIRS_RERUN_ON_CPU) were clipped by GEOS");
+    return VSG_OK;
+}
+
 static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_run *r,
                               const int64_t *extra, size_t n_extra, vsg_id_list *lists,
                               vsg_pair_hints *h, int64_t *cpu_rows)
@@ -306,7 +460,8 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_
     if (!h->flat)
         goto nomem_flat;
     if (r->refine && r->ref_of) {
-        vsg_status st = attach_refine(b->e, r, src.ids, (int64_t)src.n, h);
+        vsg_status st = r->clip ? attach_clip(b->e, r, src.ids, n, h)
+                                : attach_refine(b->e, r, src.ids, (int64_t)src.n, h);
         vsg_id_list_free(&src);
         return st;
     }
@@ -359,7 +514,10 @@ static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_
     vsg_columnar_init(&r.dev);
     vsg_columnar_init(&r.ref_dev);
     vsg_columnar_init(&r.ref_out);
-    r.refine = refine;
+    vsg_columnar_init(&r.clip_dev);
+    vsg_columnar_init(&r.clip_out);
+    r.refine = refine != 0;
+    r.clip = refine == 2;
 
     double t0 = vsg_now_s();
     vsg_columnar_report rep;
@@ -419,4 +577,12 @@ vsg_status vsg_gpu_candidates_refined(vsg_batch *b, const vsg_method_index *idx,
 {
     const vsg_engine_options *o = &b->e->opts;
     return gpu_candidates(b, idx, lists, hints, used, o->gpu_refine && !o->keep_lower_dim);
+}
+
+vsg_status vsg_gpu_candidates_clip(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
+                                   vsg_pair_hints *hints, int *used)
+{
+    const vsg_engine_options *o = &b->e->opts;
+    return gpu_candidates(b, idx, lists, hints, used,
+                          o->gpu_refine && !o->keep_lower_dim ? 2 : 0);
 }

@@ -25,4 +25,12 @@ vsg_status vsg_gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_
 vsg_status vsg_gpu_candidates_refined(vsg_batch *b, const vsg_method_index *idx,
                                       vsg_id_list **lists, vsg_pair_hints *hints, int *used);
 
+/* The same, for clip: the pieces (each input against the method polygons
+ * that cross it or lie inside it) are refined exactly and unioned by
+ * input on the backend (the coverage union); hints->row_gpu then says
+ * which rows the GPU settled, and GEOS clips the others (rows covered by
+ * a method polygon keep the CPU engine's shortcut). */
+vsg_status vsg_gpu_candidates_clip(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
+                                   vsg_pair_hints *hints, int *used);
+
 #endif

@@ -3,7 +3,8 @@
  * overlay by a method index (overlay/by_index.c), with the GPU pipeline's
  * candidate search and pair classes tried first where the statement took
  * the GPU (it hands back what it cannot take and the STR tree searches
- * those; the refine stays on the CPU engine).
+ * those; with VSGPU_GPU_REFINE=YES the exact refine of intersection, and
+ * of clip with the union of its pieces, runs there too).
  */
 #include "pipeline/filter.h"
 #include "overlay/by_index.h"
@@ -18,5 +19,5 @@ vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
 vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
                           const vsg_wkb_array *input, vsg_result *out)
 {
-    return vsg_overlay_by_index(e, idx, input, out, vsg_clip_refine, vsg_gpu_candidates);
+    return vsg_overlay_by_index(e, idx, input, out, vsg_clip_refine, vsg_gpu_candidates_clip);
 }

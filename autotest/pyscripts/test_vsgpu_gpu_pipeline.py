@@ -8,6 +8,7 @@ The results themselves are compared with the CPU engine's for every
 statement of the suite by vsgpu_util.run_vsgpu (the cross-check)."""
 
 import json
+import math
 
 import pytest
 from osgeo import gdal, ogr
@@ -206,3 +207,80 @@ def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
     off = vu.run_vsgpu(path, sql, config=gpu_config())
     assert int(off["metadata"]["GPU_PAIRS"]) == 0
     assert int(off["metadata"]["GPU_PAIRS_RERUN_ON_CPU"]) == 0
+
+
+def _grid_rows(x0, y0, nx, ny, step):
+    rows = []
+    for i in range(nx):
+        for j in range(ny):
+            x, y = x0 + i * step, y0 + j * step
+            rows.append(("POLYGON((%r %r,%r %r,%r %r,%r %r,%r %r))"
+                         % (x, y, x + step, y, x + step, y + step, x, y + step, x, y),
+                         {"k": len(rows)}))
+    return rows
+
+
+def test_gpu_refine_clip_unions_pieces_of_a_coverage(vsimem_dir):
+    """ST_Clip with VSGPU_GPU_REFINE=YES: each input's pieces (one per
+    method polygon that crosses it or lies inside it) are refined and then
+    unioned on the GPU pipeline. The methods here form a coverage (a grid,
+    its cells sharing edges), so the pieces of an input meet at bit-equal
+    nodes and their union is settled without GEOS: a star, a polygon with
+    a hole and a polygon inside one cell, cut by up to 16 cells. The
+    answer is the CPU engine's."""
+    path = vsimem_dir + "/clip_grid.gpkg"
+    star = "POLYGON((%s))" % ",".join(
+        "%r %r" % (5 + (4.3 if k % 2 == 0 else 1.7) * math.cos(math.pi * k / 7),
+                   5 + (4.3 if k % 2 == 0 else 1.7) * math.sin(math.pi * k / 7))
+        for k in list(range(14)) + [0])
+    inputs = [
+        (star, {"id": 0}),
+        ("POLYGON((0.5 0.5,9.5 0.5,9.5 9.5,0.5 9.5,0.5 0.5),(3.3 3.3,6.6 3.3,6.6 6.6,3.3 6.6,3.3 3.3))",
+         {"id": 1}),
+        ("POLYGON((2.6 2.6,2.9 2.6,2.9 2.9,2.6 2.9,2.6 2.6))", {"id": 2}),
+        ("POLYGON((20 20,21 20,21 21,20 20))", {"id": 3}),
+    ]
+    vu.create_gpkg(path, {
+        "a": dict(fields=[("id", ogr.OFTInteger)], rows=inputs),
+        "grid": dict(fields=[("k", ogr.OFTInteger)], rows=_grid_rows(0, 0, 4, 4, 2.5)),
+    })
+    sql = "SELECT * FROM ST_Clip(a, grid)"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    gpu = vu.run_vsgpu(path, sql, config=gpu_config(VSGPU_GPU_REFINE="YES"))
+    assert gpu["features"] is not None, gpu["errors"].errors
+    assert len(cpu["features"]) == 3
+    vu.assert_same_features(gpu["features"], cpu["features"], label="clip by a grid")
+    md = gpu["metadata"]
+    # every cell cuts the holed square; the star reaches some of them
+    assert 16 < int(md["GPU_PAIRS"]) <= 32, md
+    assert int(md["GPU_PAIRS_RERUN_ON_CPU"]) == 0
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 0
+    assert not [m for m in gpu["errors"].warnings if "GPU refine" in m]
+
+
+def test_gpu_refine_clip_hands_back_overlapping_methods(vsimem_dir):
+    """Method polygons that overlap give pieces that overlap: their union
+    is not a coverage, so the row goes to GEOS whole, counted in
+    GPU_PAIRS_RERUN_ON_CPU and GPU_ROWS_RERUN_ON_CPU and named in the
+    warning; a row cut by one method polygon only is settled."""
+    path = vsimem_dir + "/clip_overlap.gpkg"
+    inputs = [("POLYGON((0 0,10 0,10 10,0 10,0 0))", {"id": 0}),
+              ("POLYGON((20 0,30 0,30 10,20 10,20 0))", {"id": 1})]
+    methods = [("POLYGON((-1 2,6 2,6 8,-1 8,-1 2))", {"k": 0}),
+               ("POLYGON((4 -1,11 -1,11 5,4 5,4 -1))", {"k": 1}),
+               ("POLYGON((25 5,35 5,35 15,25 15,25 5))", {"k": 2})]
+    vu.create_gpkg(path, {
+        "a": dict(fields=[("id", ogr.OFTInteger)], rows=inputs),
+        "b": dict(fields=[("k", ogr.OFTInteger)], rows=methods),
+    })
+    sql = "SELECT * FROM ST_Clip(a, b)"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    gpu = vu.run_vsgpu(path, sql, config=gpu_config(VSGPU_GPU_REFINE="YES"))
+    assert gpu["features"] is not None, gpu["errors"].errors
+    vu.assert_same_features(gpu["features"], cpu["features"], label="clip, overlapping methods")
+    md = gpu["metadata"]
+    assert int(md["GPU_PAIRS"]) == 1
+    assert int(md["GPU_PAIRS_RERUN_ON_CPU"]) == 2
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 1
+    warned = [m for m in gpu["errors"].warnings if "GPU refine" in m]
+    assert len(warned) == 1, gpu["errors"].warnings

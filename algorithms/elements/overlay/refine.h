@@ -171,11 +171,30 @@ VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0
 
 /* ---- events: nodes of the segment pairs of one chunk pair ------------------ */
 
+/* Whether (ax, ay) comes after (bx, by), x then y. */
+VSG_HD int vsg_ref_after(double ax, double ay, double bx, double by)
+{
+    return ax > bx || (ax == bx && ay > by);
+}
+
 /* The crossing point of segments p0p1 and q0q1, known to cross properly,
- * rounded and clamped into both segments' boxes. */
+ * rounded and clamped into both segments' boxes. It is computed from each
+ * segment's endpoints in a canonical order, so that the same two segments
+ * give the same point whichever way their rings run: the clip's pieces
+ * from two method polygons that share an edge (stored in opposite
+ * directions) then meet at bit-equal nodes, as their union needs. */
 VSG_HD void vsg_ref_cross_point(double p0x, double p0y, double p1x, double p1y, double q0x,
                                 double q0y, double q1x, double q1y, double *x, double *y)
 {
+    double t0;
+    if (vsg_ref_after(p0x, p0y, p1x, p1y)) {
+        t0 = p0x; p0x = p1x; p1x = t0;
+        t0 = p0y; p0y = p1y; p1y = t0;
+    }
+    if (vsg_ref_after(q0x, q0y, q1x, q1y)) {
+        t0 = q0x; q0x = q1x; q1x = t0;
+        t0 = q0y; q0y = q1y; q1y = t0;
+    }
     double rx = p1x - p0x, ry = p1y - p0y, sx = q1x - q0x, sy = q1y - q0y;
     double den = rx * sy - ry * sx;
     double t = ((q0x - p0x) * sy - (q0y - p0y) * sx) / den;
