@@ -61,10 +61,12 @@ typedef struct {
     int coverage_union;           /* dissolve: the exact coverage union of
                                      the pipeline (GPU or host backend)
                                      before GEOS; 0: GEOS only (default 1) */
-    int gpu_refine;               /* intersection: the GPU pipeline's exact
-                                     refine of the undecided pairs (stages/
-                                     overlay/refine.c) before GEOS; 0: GEOS
-                                     refines them (default 0)              */
+    int gpu_refine;               /* intersection and clip: the GPU
+                                     pipeline's exact refine of the undecided
+                                     pairs (stages/overlay/refine.c) and
+                                     clip's union of pieces before GEOS; 0:
+                                     GEOS refines them (the driver's default
+                                     is 1)                                  */
     vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 

@@ -70,7 +70,7 @@ struct Options
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
     bool coverage_union = true; /* COVERAGE_UNION / VSGPU_COVERAGE_UNION */
-    bool gpu_refine = false;    /* GPU_REFINE / VSGPU_GPU_REFINE */
+    bool gpu_refine = true;     /* GPU_REFINE / VSGPU_GPU_REFINE */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */

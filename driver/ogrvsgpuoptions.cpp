@@ -81,10 +81,10 @@ const Decl kOptions[] = {
     {"COVERAGE_UNION", "VSGPU_COVERAGE_UNION", Kind::Bool, "YES", false,
      "Dissolve: the exact coverage union from the boundary segments of the members "
      "(on the GPU or the CPU) before GEOS; NO: GEOS only"},
-    {"GPU_REFINE", "VSGPU_GPU_REFINE", Kind::Bool, "NO", false,
-     "Intersection on the GPU pipeline: the exact refine of the pairs the "
-     "classes leave undecided on the GPU, GEOS for the pairs it hands back; "
-     "NO: GEOS refines them all"},
+    {"GPU_REFINE", "VSGPU_GPU_REFINE", Kind::Bool, "YES", false,
+     "Intersection and clip on the GPU pipeline: the exact refine of the pairs "
+     "the classes leave undecided (and the union of the pieces of a clip) on the GPU, GEOS "
+     "for what it hands back; NO: GEOS refines them all"},
     {"GPU_DEVICE", "VSGPU_GPU_DEVICE", Kind::Device, "0", false,
      "CUDA device ordinal"},
     {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,

@@ -63,9 +63,16 @@ STATEMENTS = {
                                   "FROM NY8_utm18 WHERE AREANAME LIKE 'NA%' OR "
                                   "AREANAME LIKE 'Syra%' GROUP BY 1"),
 }
+# The GPU pipeline's exact refine of intersection and clip (the default)
+# leaves GEOS nothing to do on these statements: "intersection" and "clip"
+# run with VSGPU_GPU_REFINE=NO to sweep GEOS's refine paths, and these two
+# sweep the refine's own allocations and launches.
+GPU_REFINE_ON = {"intersection_gpu_refine", "clip_gpu_refine"}
+STATEMENTS["intersection_gpu_refine"] = STATEMENTS["intersection"]
+STATEMENTS["clip_gpu_refine"] = STATEMENTS["clip"]
 # Operations swept over every n (few events, each a different path).
 SWEEP_ALL = {"dissolve_coverage", "intersection_small"}
-HAS_PIPELINE = {"intersection", "intersection_small", "clip", "clip_by_rect", "dissolve"}
+HAS_PIPELINE = {"intersection", "intersection_small", "clip", "clip_by_rect", "dissolve"} | GPU_REFINE_ON
 # Statements run with the exact coverage union off: their point is GEOS's
 # own union paths, which the coverage union would otherwise settle first.
 GEOS_ONLY = {"dissolve_coverage"}
@@ -117,6 +124,7 @@ def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1):
     cfg = config(mode, threads)
     if op in GEOS_ONLY:
         cfg["VSGPU_COVERAGE_UNION"] = "NO"
+    cfg["VSGPU_GPU_REFINE"] = "YES" if op in GPU_REFINE_ON else "NO"
     p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", out, "VSGPU:" + path, "-dialect", "VSGPU",
                     "-sql", sql], plugin_dir, config=cfg, env=env)
     data = out.read_bytes() if p.returncode == 0 and out.exists() else None
@@ -211,6 +219,8 @@ def plan(op):
                 ("CPU", ("host_alloc", "geos"))]
     if op == "intersection_small":
         return [("AUTO", ("host_alloc",))]
+    if op in GPU_REFINE_ON:
+        return [("AUTO", ("host_alloc", "dev_alloc", "gpu_call")), ("GPU", GPU_KINDS)]
     if op in HAS_PIPELINE:
         return [("AUTO", KINDS), ("GPU", GPU_KINDS)]
     return [("AUTO", ("host_alloc", "geos"))]

@@ -204,7 +204,11 @@ def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
     assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == 1
     warned = [m for m in gpu["errors"].warnings if "GPU refine" in m]
     assert len(warned) == 1, gpu["errors"].warnings
-    off = vu.run_vsgpu(path, sql, config=gpu_config())
+    # the default is YES; NO leaves every undecided pair to GEOS
+    dflt = vu.run_vsgpu(path, sql, config=gpu_config())
+    assert int(dflt["metadata"]["GPU_PAIRS"]) == 2
+    off = vu.run_vsgpu(path, sql, config=gpu_config(VSGPU_GPU_REFINE="NO"))
+    vu.assert_same_features(off["features"], cpu["features"], label="refine off")
     assert int(off["metadata"]["GPU_PAIRS"]) == 0
     assert int(off["metadata"]["GPU_PAIRS_RERUN_ON_CPU"]) == 0
 
