@@ -12,6 +12,7 @@
 #include "core/engine_internal.h"
 #include "geometry/envelope.h"
 #include "geometry/read.h"
+#include "geometry/repaired_wkb.h"
 
 typedef struct {
     vsg_engine *e;
@@ -61,10 +62,17 @@ static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
     return VSG_OK;
 }
 
+static const GEOSGeometry *method_repair(const void *ud, size_t j)
+{
+    const vsg_method_index *idx = ud;
+    return idx->repaired[j] ? idx->geoms[j] : NULL;
+}
+
 /* The method layer as columnar geometry for the GPU pipeline, decoded
  * while the caller's WKB is still at hand (the index keeps no pointer to
- * it). Rows the GPU cannot take are counted: the pipeline then leaves the
- * whole statement to the CPU engine's candidate search. */
+ * it); repaired rows as repaired (geometry/repaired_wkb.h). Rows the GPU
+ * cannot take are counted: the pipeline then leaves them to the CPU
+ * engine's candidate search. */
 static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
                                    vsg_method_index *idx)
 {
@@ -75,7 +83,13 @@ static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     vsg_columnar_init(idx->col);
     vsg_columnar_report rep;
-    vsg_status st = vsg_columnar_from_wkb(method, idx->col, &rep);
+    vsg_wkb_repaired rw;
+    vsg_status st = vsg_wkb_with_repairs(&e->workers[0], method, method_repair, idx, &rw);
+    if (st != VSG_OK)
+        return vsg_engine_fail(e, st, -1, -1, "%s", st == VSG_ERR_NOMEM
+                                   ? "out of memory" : vsg_worker_take_message(&e->workers[0]));
+    st = vsg_columnar_from_wkb(&rw.arr, idx->col, &rep);
+    vsg_wkb_repaired_free(&rw);
     if (st != VSG_OK)
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the method layer");
     int64_t unsupported = 0;

@@ -1,13 +1,14 @@
 /*
  * filter.c - see filter.h.
  *
- *   to_columnar   the batch's WKB -> columnar (host)
+ *   to_columnar   the batch's WKB -> columnar (host); rows the CPU read
+ *                 repaired as their repair (geometry/repaired_wkb.h)
  *   h2d           one upload of the batch (the method layer and its boxes
  *                 stay on the device, pipeline/resident.h)
  *   bounds, candidates, classify      on the backend, no sync between them
  *   d2h           pairs and classes, one sync
  *   lists         CSR lists for the refine; pairs whose geometry the CPU
- *                 read dropped or repaired are filtered or reset to REFINE
+ *                 read dropped are filtered
  */
 #include "pipeline/filter.h"
 
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "pipeline/state.h"
+#include "geometry/repaired_wkb.h"
 #include "overlay/candidates.h"
 #include "elements/box.h"
 #include "elements/filter/classify.h"
@@ -256,8 +258,8 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
 /* Pairs -> per-input lists and hints, in input then method order (the
  * join's order: pairs come sorted by input, then method). Pairs of inputs
  * the CPU read did not keep, or of method rows the index dropped, are left
- * out; repaired geometries get REFINE: the classes were computed on the
- * geometry as given. Input rows the GPU could not take (unsupported types)
+ * out (repaired geometries were decoded as repaired, on both sides, so
+ * their classes hold). Input rows the GPU could not take (unsupported types)
  * are searched in the STR tree; method rows it could not take (`extra`,
  * ascending) are merged in by a box test on the host. */
 typedef struct {
@@ -335,9 +337,9 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
  * settled; TOUCH: no polygonal part, but a piece's boundaries met (GEOS's
  * union would be a point or line, which the type rule drops and counts).
  * Rows covered by a method polygon are left to the CPU engine's shortcut
- * (the input itself), rows with a repaired geometry or one the GPU cannot
- * take to GEOS, uncounted here (the GPU never saw them as the CPU reads
- * them); the other rows GEOS clips are counted as handed back. */
+ * (the input itself), rows with a geometry the GPU cannot take
+ * (GeometryCollection) to GEOS, uncounted here (searched on the CPU,
+ * counted there); the other rows GEOS clips are counted as handed back. */
 static vsg_status attach_clip(vsg_engine *e, filter_run *r, const int64_t *src, size_t n,
                               vsg_pair_hints *h)
 {
@@ -442,11 +444,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_
                         continue;
                 }
                 if (!idx->geoms[j])
-                    continue;
-                if (in->repaired || idx->repaired[j]) {
-                    c = VSG_CLS_REFINE;
-                    from = -1;   /* the GPU saw the geometry as given */
-                }
+                    continue;   /* repaired rows: the GPU saw their repair */
                 if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c) ||
                     (r->refine && vsg_id_list_push(&src, from) != VSG_OK))
                     goto nomem;
@@ -494,6 +492,13 @@ static vsg_status method_extra(const vsg_method_index *idx, int64_t **extra, siz
     return VSG_OK;
 }
 
+static const GEOSGeometry *input_repair(const void *ud, size_t i)
+{
+    const vsg_batch *b = ud;
+    const vsg_read_result *in = &b->in[i];
+    return in->outcome == VSG_READ_GEOM && in->repaired ? in->geom : NULL;
+}
+
 static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
                                  vsg_pair_hints *hints, int *used, int refine)
 {
@@ -521,12 +526,18 @@ static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_
 
     double t0 = vsg_now_s();
     vsg_columnar_report rep;
-    st = vsg_columnar_from_wkb(b->input, &r.host, &rep);
+    vsg_wkb_repaired rw;
+    st = vsg_wkb_with_repairs(&e->workers[0], b->input, input_repair, b, &rw);
+    if (st == VSG_OK)
+        st = vsg_columnar_from_wkb(&rw.arr, &r.host, &rep);
+    vsg_wkb_repaired_free(&rw);
     vsg_profile_add(e->profile, "to_columnar", "CPU", vsg_now_s() - t0, (int64_t)b->n,
                     r.host.n_coords, 0, 0, 0);
     if (st != VSG_OK) {
         run_free(x, &r);
-        return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the batch");
+        return vsg_engine_fail(e, st, -1, -1, "%s",
+                               st == VSG_ERR_NOMEM ? "out of memory decoding the batch"
+                                                   : vsg_worker_take_message(&e->workers[0]));
     }
     st = run_on_backend(x, e->gpu, b, idx, &r);
     vsg_exec_flush_profile(x, e->profile);
