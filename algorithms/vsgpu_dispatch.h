@@ -47,7 +47,9 @@ int vsg_exec_mode_parse(const char *text, vsg_exec_mode *out);
 const char *vsg_exec_mode_name(vsg_exec_mode m);
 const char *vsg_runtime_name(vsg_runtime r);
 
-/* input_rows: the input layer's feature count, -1 when it is not cheaply
+/* input_rows: the rows the statement reads: the input layer's feature
+ * count, plus the method layer's for intersection and clip (the driver
+ * adds it when it is cheaply known); -1 when the input's is not cheaply
  * known (then AUTO does not hold the size against the GPU).
  * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
  * backend (tests): no device is needed; taken in AUTO too (asked for).

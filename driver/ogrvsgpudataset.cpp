@@ -376,9 +376,18 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
         plan->spatial_filter.reset(spatial_filter->clone());
 
     const char *op = vsgpu::OpName(plan->op);
+    /* the rows the statement reads: the overlays' method layer counts too
+     * (the GPU pipeline decodes and uploads it; vsgpu_dispatch.h) */
     GIntBig rows = -1;
     if (plan->input.layer->TestCapability(OLCFastFeatureCount))
         rows = plan->input.layer->GetFeatureCount(TRUE);
+    if (rows >= 0 && plan->method.layer != nullptr &&
+        plan->method.layer->TestCapability(OLCFastFeatureCount))
+    {
+        const GIntBig m = plan->method.layer->GetFeatureCount(TRUE);
+        if (m >= 0)
+            rows += m;
+    }
     vsg_dispatch_decide(plan->opts.mode, vsgpu::EngineOp(plan->op), rows,
                         plan->opts.gpu_backend_host ? 1 : 0,
                         plan->opts.gpu_min_rows, &plan->dispatch);

@@ -81,22 +81,32 @@ static void probe_cuda(void)
  * the GPU for the groups that provably are coverages and GEOS for the
  * rest.
  *
- * Crossover: measured on the GPU host (NVIDIA H200, 16 cores, 2026-11-21;
- * docs/gpu-validation.md, "Crossover"; commands scripts/gpu-host-check.sh
- * and scripts/bench-gpu-host.sh): through ogr2ogr, the GPU pipeline did
- * not beat the CPU engine on all cores at any measured size, from 250 rows
- * up to 233,000 rows (10.5 M input vertices). Its GPU stages are fast
- * (the rectangle clip at ~2 G vertices/s) but each statement pays ~0.33 s
- * of CUDA start-up and teardown, and reading and writing through GDAL
- * dominate the rest. So AUTO keeps the CPU engine (VSG_NO_CROSSOVER);
- * VSGPU_EXECUTION_MODE=GPU runs the pipeline. A build can set a measured
- * figure with -DVSG_CROSSOVER_CLIP_RECT_ROWS=N / -DVSG_CROSSOVER_OVERLAY_ROWS=N. */
+ * Crossover of the rectangle clip: measured on the GPU host (NVIDIA H200
+ * and H100, 16 cores, 2026-11-21 to 24; docs/gpu-validation.md,
+ * "Crossover"; scripts/gpu-host-check.sh and scripts/bench-gpu-host.sh):
+ * through ogr2ogr, its GPU pipeline did not beat the CPU engine on all
+ * cores at any measured size, from 250 rows up to 233,000 rows (10.5 M
+ * input vertices). Its GPU stages are fast (~2 G vertices/s) but each
+ * statement pays ~0.33 s of CUDA start-up and teardown, and reading and
+ * writing through GDAL dominate the rest. So AUTO keeps the CPU engine
+ * (VSG_NO_CROSSOVER); VSGPU_EXECUTION_MODE=GPU runs the pipeline. A build
+ * can set a measured figure with -DVSG_CROSSOVER_CLIP_RECT_ROWS=N /
+ * -DVSG_CROSSOVER_OVERLAY_ROWS=N / -DVSG_CROSSOVER_UNION_ROWS=N. */
 #define VSG_NO_CROSSOVER INT64_MAX
 #ifndef VSG_CROSSOVER_CLIP_RECT_ROWS
 #define VSG_CROSSOVER_CLIP_RECT_ROWS VSG_NO_CROSSOVER
 #endif
+/* ST_Intersection and ST_Clip, with the exact GPU refine (the default
+ * since 2026-11-24): measured on the GPU host (H100, 16 cores, 2026-11-24,
+ * scripts/bench-refine.sh and scripts/bench-tiled.sh clip at growing
+ * sizes; docs/fallback.md, "Crossover"): on tiled US counties and states
+ * the GPU lost at 13,144 rows read (input and method: 0.66 s against
+ * 0.46 s for intersection) and won from 52,576 rows (1.45 s against 1.85
+ * s; clip 1.78 against 1.84 s and 0.80 against 1.41 s), up to 1.45x at
+ * 397,606 rows; on the synthetic cells of gpu-host-check.sh it won from
+ * 16,000 input rows. AUTO takes it from 50,000 rows read. */
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
-#define VSG_CROSSOVER_OVERLAY_ROWS VSG_NO_CROSSOVER
+#define VSG_CROSSOVER_OVERLAY_ROWS 50000
 #endif
 /* ST_Union (dissolve): measured on the GPU host (H100, 16 cores,
  * 2026-11-24, scripts/bench-dissolve.sh; docs/benchmarks.md, "Dissolve"):
@@ -199,7 +209,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, int64_t input_row
         }
         if (input_rows >= 0 && input_rows < crossover) {
             snprintf(out->reason, sizeof out->reason,
-                     "%lld input rows, below the GPU crossover of %lld rows for %s",
+                     "%lld rows to read, below the GPU crossover of %lld rows for %s",
                      (long long)input_rows, (long long)crossover, operation);
             return;   /* a size decision, not a fallback: no warning */
         }
