@@ -139,6 +139,17 @@ vsg_status vsg_out_push_wkb(vsg_out_list *l, int64_t method_index, unsigned char
     return VSG_OK;
 }
 
+vsg_status vsg_out_push_columnar(vsg_out_list *l, int64_t method_index, const vsg_columnar *c,
+                                 int64_t t)
+{
+    size_t size = vsg_columnar_wkb_size(c, t);
+    unsigned char *wkb = vsg_malloc(size ? size : 1);
+    if (!wkb)
+        return VSG_ERR_NOMEM;
+    vsg_columnar_write_wkb(c, t, wkb);
+    return vsg_out_push_wkb(l, method_index, wkb, size);
+}
+
 static void encode_task(void *vb, size_t i, int wid)
 {
     vsg_batch *b = vb;

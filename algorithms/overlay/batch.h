@@ -13,6 +13,7 @@
 #include <geos_c.h>
 
 #include "vsgpu_engine.h"
+#include "columnar/columnar.h"
 #include "core/engine_internal.h"
 #include "geometry/read.h"
 
@@ -55,10 +56,14 @@ vsg_status vsg_batch_read(vsg_batch *b);
 vsg_status vsg_out_push(vsg_worker *w, vsg_out_list *l, int64_t method_index,
                         GEOSGeometry *g);
 
-/* Appends a result for input i that is WKB already (the GPU refine's);
- * takes wkb. Returns VSG_ERR_NOMEM (wkb then freed) or VSG_OK. */
+/* Appends a result for input i that is WKB already; takes wkb. Returns
+ * VSG_ERR_NOMEM (wkb then freed) or VSG_OK. */
 vsg_status vsg_out_push_wkb(vsg_out_list *l, int64_t method_index, unsigned char *wkb,
                             size_t size);
+
+/* Appends row t of c (the GPU refine's results, host memory) as WKB. */
+vsg_status vsg_out_push_columnar(vsg_out_list *l, int64_t method_index, const vsg_columnar *c,
+                                 int64_t t);
 
 /* Stage "encode": results to WKB, in parallel; frees the geometries. */
 vsg_status vsg_batch_encode(vsg_batch *b);

@@ -125,12 +125,7 @@ static vsg_status gpu_row(vsg_worker *w, const vsg_refine_ctx *c, size_t i, int 
         w->counts.lower_dim_dropped++;   /* GEOS: a point or line, dropped */
     if (h->row_gpu[i] != VSG_HINT_GPU_RESULT)
         return VSG_OK;
-    size_t size = vsg_columnar_wkb_size(&h->row_out, (int64_t)i);
-    unsigned char *wkb = vsg_malloc(size ? size : 1);
-    if (!wkb)
-        return VSG_ERR_NOMEM;
-    vsg_columnar_write_wkb(&h->row_out, (int64_t)i, wkb);
-    return vsg_out_push_wkb(&c->b->outs[i], -1, wkb, size);
+    return vsg_out_push_columnar(&c->b->outs[i], -1, &h->row_out, (int64_t)i);
 }
 
 void vsg_clip_refine(void *vc, size_t i, int wid)

@@ -64,19 +64,6 @@ static vsg_status geos_pair(vsg_worker *w, int wid, vsg_subject *s, const vsg_re
     return st == VSG_OK && r ? vsg_out_push(w, out, (int64_t)j, r) : st;
 }
 
-/* The GPU refine's result in row t of gpu_out, pushed to out as WKB (its
- * type is the one the type rule gives GEOS's result: pipeline/filter.c). */
-static vsg_status gpu_pair(const vsg_refine_ctx *c, int64_t t, size_t j, vsg_out_list *out)
-{
-    const vsg_columnar *g = &c->hints->gpu_out;
-    size_t size = vsg_columnar_wkb_size(g, t);
-    unsigned char *wkb = vsg_malloc(size ? size : 1);
-    if (!wkb)
-        return VSG_ERR_NOMEM;
-    vsg_columnar_write_wkb(g, t, wkb);
-    return vsg_out_push_wkb(out, (int64_t)j, wkb, size);
-}
-
 void vsg_intersection_refine(void *vc, size_t i, int wid)
 {
     vsg_refine_ctx *c = vc;
@@ -98,7 +85,8 @@ void vsg_intersection_refine(void *vc, size_t i, int wid)
             continue;
         }
         vsg_status st = gpu == VSG_HINT_GPU_RESULT
-                            ? gpu_pair(c, row, j, &b->outs[i])
+                            ? vsg_out_push_columnar(&b->outs[i], (int64_t)j,
+                                                    &c->hints->gpu_out, row)
                             : geos_pair(w, wid, &s, c, j, vsg_refine_hint(c, i, k), &b->outs[i]);
         if (st != VSG_OK) {
             vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, (int64_t)j,

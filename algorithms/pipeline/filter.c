@@ -283,6 +283,24 @@ static int bytes_push(byte_buf *b, uint8_t c)
 
 #define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
 
+/* The GPU's results move to the hints (to), typed as the type rule types
+ * GEOS's result: a Polygon for one part unless PROMOTE_TO_MULTI. */
+static void hand_over(const vsg_engine *e, vsg_columnar *from, vsg_columnar *to)
+{
+    for (int64_t t = 0; t < from->n_geoms && !e->opts.promote_to_multi; t++)
+        if (from->geom_part[t + 1] - from->geom_part[t] == 1)
+            from->type[t] = VSG_GT_POLYGON;
+    *to = *from;
+    vsg_columnar_init(from);
+}
+
+/* A hand-back's reason bits, counted for CPL_DEBUG (vsg_counts). */
+static void count_why(vsg_engine *e, uint32_t why)
+{
+    for (int bit = 0; bit < 16; bit++)
+        e->counts.gpu_pairs_rerun_why[bit] += (why >> bit) & 1u;
+}
+
 /* The GPU refine's results by flat position (src[k]: the pair behind
  * flat position k, -1 for none); the results move to h, whose refine
  * tasks write them as WKB, typed as the type rule types GEOS's result: a
@@ -305,8 +323,8 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
         back += ok == 0;
         while (h->off[row + 1] <= k)
             row++;
-        for (int bit = 0; bit < 16 && !ok; bit++)
-            e->counts.gpu_pairs_rerun_why[bit] += (r->ref_why[t] >> bit) & 1u;
+        if (!ok)
+            count_why(e, r->ref_why[t]);
         if (!ok && row_counted != row) {
             back_rows++;   /* an input row with a pair GEOS refines */
             row_counted = row;
@@ -317,12 +335,7 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
                     : (r->ref_out.flags[t] & VSG_GF_EMPTY) ? VSG_HINT_GPU_EMPTY
                                                           : VSG_HINT_GPU_RESULT;
     }
-    vsg_columnar *o = &r->ref_out;
-    for (int64_t t = 0; t < o->n_geoms && !e->opts.promote_to_multi; t++)
-        if (o->geom_part[t + 1] - o->geom_part[t] == 1)
-            o->type[t] = VSG_GT_POLYGON;
-    h->gpu_out = *o;
-    vsg_columnar_init(o);
+    hand_over(e, &r->ref_out, &h->gpu_out);
     e->counts.gpu_pairs += settled;
     e->counts.gpu_pairs_rerun_on_cpu += back;
     vsg_gpu_note_rerun(e, back_rows,
@@ -375,16 +388,10 @@ static vsg_status attach_clip(vsg_engine *e, filter_run *r, const int64_t *src, 
                 int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
                 why |= t >= 0 && !r->ref_ok[t] ? r->ref_why[t] : 0;
             }
-            for (int bit = 0; bit < 16; bit++)
-                e->counts.gpu_pairs_rerun_why[bit] += (why >> bit) & 1u;
+            count_why(e, why);
         }
     }
-    vsg_columnar *o = &r->clip_out;
-    for (int64_t t = 0; t < o->n_geoms && !e->opts.promote_to_multi; t++)
-        if (o->geom_part[t + 1] - o->geom_part[t] == 1)
-            o->type[t] = VSG_GT_POLYGON;
-    h->row_out = *o;
-    vsg_columnar_init(o);
+    hand_over(e, &r->clip_out, &h->row_out);
     e->counts.gpu_pairs += settled;
     e->counts.gpu_pairs_rerun_on_cpu += back;
     vsg_gpu_note_rerun(e, back_rows,
