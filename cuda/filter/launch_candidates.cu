@@ -84,18 +84,26 @@ __global__ void cell_starts(const uint64_t *ekeys, int64_t ne, int64_t slots, in
         start[c] = vsg_grid_lower_bound(ekeys, ne, (uint64_t)c);
 }
 
-__global__ void probe(const vsg_grid *grid, const double *boxes_a, int64_t na,
-                      const int64_t *cell_start, const double *ebox, const int64_t *eids,
-                      int bbits, int64_t *cnt, const int64_t *off, uint64_t *pkeys, int64_t *pb)
+__global__ void blocks(const vsg_grid *grid, const double *boxes_a, int64_t na, int64_t *blk)
 {
     const vsg_grid gr = *grid;
-    GRID_STRIDE(i, na) {
-        if (off)
-            vsg_grid_probe(&gr, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, off[i], pkeys,
-                           pb);
-        else
-            cnt[i] = vsg_grid_probe(&gr, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, 0,
-                                    nullptr, nullptr);
+    GRID_STRIDE(i, na)
+        blk[i] = vsg_grid_probe_blocks(&gr, boxes_a + 4 * i);
+}
+
+__global__ void probe(const vsg_grid *grid, const double *boxes_a, int64_t na,
+                      const int64_t *blk_off, int64_t n_items, const int64_t *cell_start,
+                      const double *ebox, const int64_t *eids, int bbits, int64_t *cnt,
+                      const int64_t *off, uint64_t *pkeys, int64_t *pb)
+{
+    const vsg_grid gr = *grid;
+    GRID_STRIDE(t, n_items) {
+        int64_t i = vsg_grid_item_row(blk_off, na, t);
+        int64_t n = vsg_grid_probe(&gr, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
+                                   eids, bbits, off ? off[t] : 0, off ? pkeys : nullptr,
+                                   off ? pb : nullptr, nullptr);
+        if (!off)
+            cnt[t] = n;
     }
 }
 
@@ -171,16 +179,28 @@ extern "C" vsg_status vsg_launch_cand_cells(vsg_gpu *g, const double *boxes_b,
     return VSG_OK;
 }
 
+extern "C" vsg_status vsg_launch_cand_blocks(vsg_gpu *g, const vsg_grid *grid,
+                                             const double *boxes_a, int64_t na, int64_t *blk)
+{
+    if (na <= 0)
+        return VSG_OK;
+    blocks<<<vsg_gpu_blocks(g, na, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(grid, boxes_a, na,
+                                                                            blk);
+    VSG_CUDA_TRY(g, cudaGetLastError());
+    return VSG_OK;
+}
+
 extern "C" vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid,
                                             const double *boxes_a, int64_t na,
+                                            const int64_t *blk_off, int64_t n_items,
                                             const int64_t *cell_start, const double *ebox,
                                             const int64_t *eids, int bbits, int64_t *cnt,
                                             const int64_t *off, uint64_t *pkeys, int64_t *pb)
 {
-    if (na <= 0)
+    if (n_items <= 0)
         return VSG_OK;
-    probe<<<vsg_gpu_blocks(g, na, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
-        grid, boxes_a, na, cell_start, ebox, eids, bbits, cnt, off, pkeys, pb);
+    probe<<<vsg_gpu_blocks(g, n_items, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
+        grid, boxes_a, na, blk_off, n_items, cell_start, ebox, eids, bbits, cnt, off, pkeys, pb);
     VSG_CUDA_TRY(g, cudaGetLastError());
     return VSG_OK;
 }

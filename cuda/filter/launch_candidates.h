@@ -30,10 +30,15 @@ vsg_status vsg_launch_cand_b_fill(vsg_gpu *g, const vsg_grid *grid, const double
 vsg_status vsg_launch_cand_cells(vsg_gpu *g, const double *boxes_b, const uint64_t *ekeys,
                                  const int64_t *eids, int64_t ne, int64_t slots, double *ebox,
                                  int64_t *cell_start);
-/* vsg_grid_probe for every a row: off NULL: counts into cnt; otherwise
- * fills pkeys/pb from off[i]. */
+/* blk[i] = vsg_grid_probe_blocks of every a row. */
+vsg_status vsg_launch_cand_blocks(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
+                                  int64_t na, int64_t *blk);
+/* vsg_grid_probe for every probe item t (row vsg_grid_item_row(blk_off,
+ * na, t)): off NULL: counts into cnt[t]; otherwise fills pkeys/pb from
+ * off[t]. */
 vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
-                                 int64_t na, const int64_t *cell_start, const double *ebox,
+                                 int64_t na, const int64_t *blk_off, int64_t n_items,
+                                 const int64_t *cell_start, const double *ebox,
                                  const int64_t *eids, int bbits, int64_t *cnt,
                                  const int64_t *off, uint64_t *pkeys, int64_t *pb);
 /* pa[k] = pkeys[k] >> bbits. */

@@ -10,7 +10,9 @@
  *      a box that would cover more than VSG_GRID_BIG_CELLS cells, or has
  *      an infinite side, goes into one extra "big" cell that every a box
  *      scans, which bounds the replication.
- *   3  each a box visits its cells; a pair met in a cell is reported only in
+ *   3  each a box visits its cells, in blocks of VSG_GRID_PROBE_CELLS (one
+ *      probe item each, so a huge box does not serialise one thread); a
+ *      pair met in a cell is reported only in
  *      the cell holding the lower-left corner of the two boxes'
  *      intersection, so every pair comes out exactly once without a
  *      de-duplication pass. Cell indices come from one monotone function
@@ -183,39 +185,80 @@ VSG_HD int64_t vsg_grid_lower_bound(const uint64_t *keys, int64_t n, uint64_t c)
     return lo;
 }
 
-/* Probes the grid with a box (row i): counts the b entries it pairs with,
- * and when pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j
- * and pb[off + k] = j. cell_start has big + 2 entries; ebox and eid are
- * the entries' boxes and b rows, in cell order. Returns the count. */
-VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i,
-                              const int64_t *cell_start, const double *ebox,
-                              const int64_t *eid, int bbits, int64_t off, uint64_t *pkeys,
-                              int64_t *pb)
+/* Cells one probe item visits at most: a box over more cells is probed by
+ * several items, one per block of its cells (block 0 also scans the big
+ * cell), so that no item's work grows with the size of one box. */
+#define VSG_GRID_PROBE_CELLS 64
+
+/* The probe items of box a: its cells in blocks; 0 for a box that meets
+ * nothing. */
+VSG_HD int64_t vsg_grid_probe_blocks(const vsg_grid *g, const double *a)
 {
     if (!vsg_grid_box_valid(a))
         return 0;
-    int64_t n = 0;
     int64_t cx0, cy0, cx1, cy1;
     vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
-    for (int64_t cy = cy0; cy <= cy1; cy++)
-        for (int64_t cx = cx0; cx <= cx1; cx++) {
-            int64_t c = cy * g->gx + cx;
-            for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
-                const double *b = ebox + 4 * e;
-                if (!vsg_box_meets(a, b))
-                    continue;
-                /* report only in the cell of the intersection's low corner */
-                if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
-                    vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy)
-                    continue;
-                if (pkeys) {
-                    pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
-                    pb[off + n] = eid[e];
-                }
-                n++;
+    int64_t cells = (cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+    return (cells + VSG_GRID_PROBE_CELLS - 1) / VSG_GRID_PROBE_CELLS;
+}
+
+/* The row of probe item t: the last i < n with off[i] <= t (off: the
+ * exclusive scan of the rows' blocks, n + 1 entries). */
+VSG_HD int64_t vsg_grid_item_row(const int64_t *off, int64_t n, int64_t t)
+{
+    int64_t lo = 0, hi = n;   /* off[lo] <= t < off[hi] */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (off[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Probes the grid with block blk of box a (row i): counts the b entries it
+ * pairs with in those cells (and, for block 0, the big cell), and when
+ * pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j and
+ * pb[off + k] = j. cell_start has big + 2 entries; ebox and eid are the
+ * entries' boxes and b rows, in cell order. *work (may be NULL) gets the
+ * cells and entries visited. Returns the count. */
+VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int64_t blk,
+                              const int64_t *cell_start, const double *ebox,
+                              const int64_t *eid, int bbits, int64_t off, uint64_t *pkeys,
+                              int64_t *pb, int64_t *work)
+{
+    if (!vsg_grid_box_valid(a))
+        return 0;
+    int64_t n = 0, visited = 0;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
+    int64_t w = cx1 - cx0 + 1, cells = w * (cy1 - cy0 + 1);
+    int64_t t0 = blk * VSG_GRID_PROBE_CELLS;
+    int64_t t1 = t0 + VSG_GRID_PROBE_CELLS < cells ? t0 + VSG_GRID_PROBE_CELLS : cells;
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t cx = cx0 + t % w, cy = cy0 + t / w;
+        int64_t c = cy * g->gx + cx;
+        visited++;
+        for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
+            const double *b = ebox + 4 * e;
+            visited++;
+            if (!vsg_box_meets(a, b))
+                continue;
+            /* report only in the cell of the intersection's low corner */
+            if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
+                vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy)
+                continue;
+            if (pkeys) {
+                pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+                pb[off + n] = eid[e];
             }
+            n++;
         }
-    for (int64_t e = cell_start[g->big]; e < cell_start[g->big + 1]; e++) {
+    }
+    for (int64_t e = blk == 0 ? cell_start[g->big] : 0;
+         blk == 0 && e < cell_start[g->big + 1]; e++) {
+        visited++;
         if (!vsg_box_meets(a, ebox + 4 * e))
             continue;
         if (pkeys) {
@@ -224,6 +267,8 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i,
         }
         n++;
     }
+    if (work)
+        *work = visited;
     return n;
 }
 

@@ -12,7 +12,9 @@
  *   Phase 1  statistics of b -> the grid (kept in backend memory)
  *   Phase 2  count b's entries, scan, fill (cell, j), sort by cell,
  *            gather the entries' boxes, find each cell's start
- *   Phase 3  count each a row's pairs, scan, fill keys (i << bbits | j)
+ *   Phase 3  each a row's probe items (blocks of its cells, so that no
+ *            item's work grows with one box), scan; count each item's
+ *            pairs, scan, fill keys (i << bbits | j)
  *   Phase 4  sort the keys (a row's pairs come from several cells), decode
  */
 #include "stages/stages.h"
@@ -96,9 +98,26 @@ static vsg_status step_cells(vsg_exec *x, const double *boxes_b, const uint64_t 
     return VSG_OK;
 }
 
-/* off NULL: cnt[i] = pairs of row i; else fill pkeys/pb from off[i]. */
+/* blk[i] = probe items of row i. */
+static vsg_status step_blocks(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
+                              int64_t na, int64_t *blk)
+{
+    vsg_status launched = vsg_exec_launch(x, "candidates blocks");
+    if (launched != VSG_OK)
+        return launched;
+    if (vsg_step_on_gpu(x))
+        GPU_OR(vsg_launch_cand_blocks(vsg_exec_gpu(x), grid, boxes_a, na, blk));
+    for (int64_t i = 0; i < na; i++)
+        blk[i] = vsg_grid_probe_blocks(grid, boxes_a + 4 * i);
+    return VSG_OK;
+}
+
+/* One item per (a row, block of its cells), blk_off the rows' item
+ * offsets: off NULL: cnt[t] = pairs of item t; else fill pkeys/pb from
+ * off[t]. */
 static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
-                             int64_t na, const int64_t *cell_start, const double *ebox,
+                             int64_t na, const int64_t *blk_off, int64_t n_items,
+                             const int64_t *cell_start, const double *ebox,
                              const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
                              uint64_t *pkeys, int64_t *pb)
 {
@@ -106,16 +125,19 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
     if (launched != VSG_OK)
         return launched;
     if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, cell_start, ebox, eids,
-                                     bbits, cnt, off, pkeys, pb));
-    for (int64_t i = 0; i < na; i++) {
-        if (off)
-            vsg_grid_probe(grid, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, off[i], pkeys,
-                           pb);
-        else
-            cnt[i] = vsg_grid_probe(grid, boxes_a + 4 * i, i, cell_start, ebox, eids, bbits, 0,
-                                    NULL, NULL);
+        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, blk_off, n_items,
+                                     cell_start, ebox, eids, bbits, cnt, off, pkeys, pb));
+    int64_t most = 0;
+    for (int64_t t = 0; t < n_items; t++) {
+        int64_t i = vsg_grid_item_row(blk_off, na, t), w = 0;
+        int64_t n = vsg_grid_probe(grid, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
+                                   eids, bbits, off ? off[t] : 0, off ? pkeys : NULL,
+                                   off ? pb : NULL, &w);
+        if (!off)
+            cnt[t] = n;
+        most = w > most ? w : most;
     }
+    vsg_exec_note_work(x, most);
     return VSG_OK;
 }
 
@@ -135,7 +157,7 @@ static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int
 /* Scratch of one run, freed together. */
 typedef struct {
     vsg_grid *grid;
-    int64_t *cnt_b, *off_b, *eids, *cell_start, *cnt_a, *off_a;
+    int64_t *cnt_b, *off_b, *eids, *cell_start, *blk, *blk_off, *cnt_a, *off_a;
     uint64_t *ekeys, *pkeys;
     double *ebox;
 } cand_scratch;
@@ -147,6 +169,8 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
     vsg_exec_free(x, s->off_b);
     vsg_exec_free(x, s->eids);
     vsg_exec_free(x, s->cell_start);
+    vsg_exec_free(x, s->blk);
+    vsg_exec_free(x, s->blk_off);
     vsg_exec_free(x, s->cnt_a);
     vsg_exec_free(x, s->off_a);
     vsg_exec_free(x, s->ekeys);
@@ -163,7 +187,7 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
         return VSG_ERR_INVALID_ARG;
     const int64_t cap = cell_cap(nb);
     const int64_t slots = cap + 2;          /* cells, the big cell, the end */
-    int64_t ne = 0, np = 0;
+    int64_t ne = 0, np = 0, ni = 0;
 
     /* Phase 1: the grid */
     TRY(vsg_exec_alloc(x, sizeof *s->grid, (void **)&s->grid));
@@ -185,18 +209,24 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(vsg_exec_alloc(x, (size_t)slots * sizeof(int64_t), (void **)&s->cell_start));
     TRY(step_cells(x, boxes_b, s->ekeys, s->eids, ne, slots, s->ebox, s->cell_start));
 
-    /* Phase 3: pairs per a row, count then fill */
-    TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->cnt_a));
-    TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->off_a));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->cell_start, s->ebox, s->eids, bbits, s->cnt_a,
-                   NULL, NULL, NULL));
-    TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, na));
-    TRY(vsg_exec_read_i64(x, s->off_a + na, &np));
+    /* Phase 3: pairs per probe item (a row, block of its cells), count
+     * then fill */
+    TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
+    TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
+    TRY(step_blocks(x, s->grid, boxes_a, na, s->blk));
+    TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
+    TRY(vsg_exec_read_i64(x, s->blk_off + na, &ni));
+    TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->cnt_a));
+    TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->off_a));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
+                   bbits, s->cnt_a, NULL, NULL, NULL));
+    TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, ni));
+    TRY(vsg_exec_read_i64(x, s->off_a + ni, &np));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(uint64_t), (void **)&s->pkeys));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->a));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->b));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->cell_start, s->ebox, s->eids, bbits, NULL,
-                   s->off_a, s->pkeys, out->b));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
+                   bbits, NULL, s->off_a, s->pkeys, out->b));
 
     /* Phase 4: (i, j) order */
     TRY(vsg_exec_sort_u64_i64(x, s->pkeys, out->b, np, abits + bbits));

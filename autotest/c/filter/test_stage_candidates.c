@@ -1,7 +1,8 @@
 /*
  * test_stage_candidates.c - the candidates stage (grid join) on the host backend:
  * equal to a brute-force box test and to the engine's STR tree; sorted,
- * unique; touching boxes, points, huge boxes.
+ * unique; touching boxes, points, huge boxes; a huge box's probe split into
+ * bounded items.
  */
 #include "filter/filter_fixture.h"
 
@@ -70,6 +71,44 @@ static void candidates_equal_brute_force(void)
         free(ba);
         free(bb);
     }
+}
+
+/* One box over the whole extent, a thin one across it (a ray) and a few
+ * small ones, against 40,000 small boxes: the grid has ~80,000 cells, and
+ * the big box's probe is cut into items of at most VSG_GRID_PROBE_CELLS
+ * cells, so no probe item's work grows with the box (counted by the work
+ * meter, not timed); the pairs equal the brute-force ones. */
+static void candidates_big_box_probe_is_split(void)
+{
+    const int64_t na = 8, nb = 40000;
+    double *ba = malloc((size_t)na * 32), *bb = malloc((size_t)nb * 32);
+    for (int64_t j = 0; j < nb; j++) {   /* a 200 x 200 lattice of 1 x 1 boxes */
+        double x = (double)(j % 200) * 5, y = (double)(j / 200) * 5;
+        bb[4 * j] = x;
+        bb[4 * j + 1] = y;
+        bb[4 * j + 2] = x + 1;
+        bb[4 * j + 3] = y + 1;
+    }
+    const double a[8][4] = {{-1, -1, 1001, 1001}, {0, 500.5, 1000, 500.5},
+                            {10, 10, 12, 12},     {500, 500, 510, 520},
+                            {0, 0, 0, 0},         {999, 999, 2000, 2000},
+                            {3, 3, 4, 4},         {-5, 250, 1005, 260}};
+    memcpy(ba, a, sizeof a);
+    vsg_exec *x = NULL;
+    REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
+    vsg_pairs p;
+    CHECK(vsg_stage_candidates(x, ba, na, bb, nb, &p) == VSG_OK);
+    int64_t most = vsg_exec_max_work(x, "candidates");
+    fprintf(stderr, "  big box: %lld pairs; largest probe item: %lld units\n", (long long)p.n,
+            (long long)most);
+    CHECK(most > 0 && most <= 4 * VSG_GRID_PROBE_CELLS);
+    CHECK(p.n >= nb);   /* the big box meets every b box */
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    vsg_exec_destroy(x);
+    CHECK(check_candidates(ba, na, bb, nb) == p.n);
+    free(ba);
+    free(bb);
 }
 
 /* a tessellation of unit squares against itself and against a shifted
@@ -142,6 +181,7 @@ int main(void)
     RUN(candidates_equal_brute_force);
     RUN(candidates_touching_boxes);
     RUN(candidates_equal_strtree);
+    RUN(candidates_big_box_probe_is_split);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }
