@@ -69,8 +69,7 @@ enum {
     VSG_REF_BAD_NODE = 1 << 11,    /* a node of too many pieces, or one-sided      */
     VSG_REF_BAD_LABEL = 1 << 12,   /* a piece labelled differently at its two ends */
     VSG_REF_BAD_NOLABEL = 1 << 13  /* a piece whose label no node, box or ray
-                                      gives (its ring's first segment is
-                                      degenerate, or a predecessor is missing) */
+                                      gives (a predecessor is missing)        */
 };
 
 /* piece labels relative to the other polygon */

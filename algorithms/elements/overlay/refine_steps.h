@@ -418,14 +418,16 @@ VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
 
 /* Piece q of side cur roots a ray when nothing labelled it: its ring has
  * no node (a node anywhere on the ring would have passed a label along
- * it), and q is the ring's first piece, whose start is the ring's first
- * vertex. */
+ * it), and q is the ring's first piece (the first segments may be
+ * degenerate and have none), whose start is a vertex of the ring. */
 VSG_HD int64_t vsg_ref_ray_root(const vsg_ref_ctx *c, int64_t q)
 {
     int64_t i = c->pc_inst[q], p = c->in_pair[i];
+    if (c->val[q] != 0 || c->why[p] != 0 || c->in_side[i] != c->cur || q != c->in_pc[i])
+        return 0;
     const vsg_col_view *v = &c->side[c->cur].v;
-    return c->val[q] == 0 && c->why[p] == 0 && c->in_side[i] == c->cur &&
-           q == c->in_pc[i] && c->in_k[i] == v->ring_coord[c->in_ring[i]];
+    int64_t i0 = vsg_ref_find_inst(c, p, c->cur, v->ring_coord[c->in_ring[i]]);
+    return i0 >= 0 && c->in_pc[i0] == q;
 }
 
 /* The ray of root q: from its start to the other polygon's box edge. */

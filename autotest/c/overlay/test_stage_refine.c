@@ -440,6 +440,8 @@ static const hand_case kCases[] = {
      "POLYGON((0 0,10 0,10 2,12 5,10 8,10 10,0 10,0 0))", MUST_SETTLE, 1},
     {"a ray through a notch's tip", "POLYGON((2 2,3 2,3 3,2 3,2 2))",
      "POLYGON((0 0,10 0,10 10,8 10,9 2,7 10,0 10,0 0))", MUST_SETTLE, 1},
+    {"a ray from a ring whose first segment is degenerate", "POLYGON((2 2,2 2,3 2,3 3,2 3,2 2))",
+     "POLYGON((0 0,10 0,10 10,0 10,0 0))", MUST_SETTLE, 1},
     {"a ray along the other's edge", "POLYGON((2 2,3 2,3 3,2 3,2 2))",
      "POLYGON((0 0,10 0,10 2,11 2,11 3,10 3,10 10,0 10,0 0))", MUST_SETTLE, 1},
     {"U against a bar", "POLYGON((0 0,3 0,3 3,2 3,2 1,1 1,1 3,0 3,0 0))",
