@@ -284,14 +284,19 @@ static int bytes_push(byte_buf *b, uint8_t c)
 #define GPU_CANNOT (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT | VSG_GF_NONFINITE)
 
 /* The GPU's results move to the hints (to), typed as the type rule types
- * GEOS's result: a Polygon for one part unless PROMOTE_TO_MULTI. */
-static void hand_over(const vsg_engine *e, vsg_columnar *from, vsg_columnar *to)
+ * GEOS's result: a Polygon for one part unless PROMOTE_TO_MULTI; the pairs
+ * it settled and handed back are counted, the rows handed back named. */
+static void hand_over(vsg_engine *e, vsg_columnar *from, vsg_columnar *to, int64_t settled,
+                      int64_t back, int64_t back_rows, const char *why_back)
 {
     for (int64_t t = 0; t < from->n_geoms && !e->opts.promote_to_multi; t++)
         if (from->geom_part[t + 1] - from->geom_part[t] == 1)
             from->type[t] = VSG_GT_POLYGON;
     *to = *from;
     vsg_columnar_init(from);
+    e->counts.gpu_pairs += settled;
+    e->counts.gpu_pairs_rerun_on_cpu += back;
+    vsg_gpu_note_rerun(e, back_rows, why_back);
 }
 
 /* A hand-back's reason bits, counted for CPL_DEBUG (vsg_counts). */
@@ -335,12 +340,9 @@ static vsg_status attach_refine(vsg_engine *e, filter_run *r, const int64_t *src
                     : (r->ref_out.flags[t] & VSG_GF_EMPTY) ? VSG_HINT_GPU_EMPTY
                                                           : VSG_HINT_GPU_RESULT;
     }
-    hand_over(e, &r->ref_out, &h->gpu_out);
-    e->counts.gpu_pairs += settled;
-    e->counts.gpu_pairs_rerun_on_cpu += back;
-    vsg_gpu_note_rerun(e, back_rows,
-                       "pairs the GPU refine could not settle exactly (GPU_PAIRS_RERUN_ON_CPU) "
-                       "were refined by GEOS");
+    hand_over(e, &r->ref_out, &h->gpu_out, settled, back, back_rows,
+              "pairs the GPU refine could not settle exactly (GPU_PAIRS_RERUN_ON_CPU) "
+              "were refined by GEOS");
     return VSG_OK;
 }
 
@@ -363,13 +365,17 @@ static vsg_status attach_clip(vsg_engine *e, filter_run *r, const int64_t *src, 
     for (size_t i = 0; i < n; i++) {
         int64_t k0 = h->off[i], k1 = h->off[i + 1], pieces = 0;
         int ok = 1, touch = 0, cpu = r->covered[i];
+        uint32_t pair_why = 0;   /* the reasons of the pairs handed back */
         for (int64_t k = k0; k < k1 && !cpu; k++) {
             int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
             if (h->flat[k] == VSG_CLS_DISJOINT && q >= 0)
                 continue;
             cpu = t < 0;   /* a pair the GPU did not see as the CPU reads it */
-            ok &= !cpu && r->ref_ok[t] != 0;
-            touch |= !cpu && r->ref_ok[t] == 2;
+            if (cpu)
+                break;
+            ok &= r->ref_ok[t] != 0;
+            touch |= r->ref_ok[t] == 2;
+            pair_why |= r->ref_ok[t] ? 0 : r->ref_why[t];
             pieces++;
         }
         uint8_t g = VSG_HINT_GPU_NONE;
@@ -383,20 +389,12 @@ static vsg_status attach_clip(vsg_engine *e, filter_run *r, const int64_t *src, 
         } else if (!cpu) {
             back += pieces;
             back_rows++;
-            uint32_t why = ok ? r->row_why[i] : 0;   /* the union's, or the pairs' */
-            for (int64_t k = k0; k < k1 && !ok; k++) {
-                int64_t q = src[k], t = q >= 0 ? r->ref_of[q] : -1;
-                why |= t >= 0 && !r->ref_ok[t] ? r->ref_why[t] : 0;
-            }
-            count_why(e, why);
+            count_why(e, ok ? r->row_why[i] : pair_why);   /* the union's, or the pairs' */
         }
     }
-    hand_over(e, &r->clip_out, &h->row_out);
-    e->counts.gpu_pairs += settled;
-    e->counts.gpu_pairs_rerun_on_cpu += back;
-    vsg_gpu_note_rerun(e, back_rows,
-                       "rows whose clip the GPU refine could not settle exactly "
-                       "(GPU_PAIRS_RERUN_ON_CPU) were clipped by GEOS");
+    hand_over(e, &r->clip_out, &h->row_out, settled, back, back_rows,
+              "rows whose clip the GPU refine could not settle exactly "
+              "(GPU_PAIRS_RERUN_ON_CPU) were clipped by GEOS");
     return VSG_OK;
 }
 
