@@ -4,6 +4,13 @@
  * statement's GPU backend (or the host backend when the statement runs on
  * the CPU engine), the settled groups written as WKB.
  *
+ * On the GPU the groups the coverage union does not settle (members that
+ * overlap, members inside members, T-junctions) go on to the overlap union
+ * stage (stages/union/overlap.c), which unions any polygons it can node
+ * exactly. The CPU engine leaves them to GEOS: the overlap union labels
+ * each segment once per overlapping neighbour, and on a few cores GEOS's
+ * unions are faster (docs/benchmarks.md, the overlap dissolve).
+ *
  * On the GPU the failure rule is the pipeline's (pipeline/state.h): under
  * strict GPU mode a failure fails the statement; in AUTO every group goes
  * on to GEOS, counted. Groups the stage does not settle are not failures:
@@ -21,9 +28,14 @@
 #include "stages/stages.h"
 #include "stages/step.h"
 
+typedef vsg_status (*union_stage_fn)(vsg_exec *x, const vsg_col_view *in,
+                                     const int64_t *group_of, int64_t n_groups,
+                                     vsg_columnar *out, uint8_t *group_ok, uint32_t *why);
+
 typedef struct {
     vsg_exec *x;
     int on_gpu;
+    union_stage_fn stage;
     vsg_columnar host, dev, out_dev, out;
     int64_t *group_of_dev;
     uint8_t *ok_dev;
@@ -52,7 +64,7 @@ static vsg_status run_stage(cov_run *r, const int64_t *group_of, int64_t n_group
     size_t G = (size_t)n_groups, n = (size_t)r->host.n_geoms;
     if (!r->on_gpu) {
         vsg_col_view v = vsg_columnar_view(&r->host);
-        return vsg_stage_coverage_union(x, &v, group_of, n_groups, &r->out, ok, r->why);
+        return r->stage(x, &v, group_of, n_groups, &r->out, ok, r->why);
     }
     TRY(vsg_columnar_upload(x, &r->host, &r->dev));
     TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof(int64_t), (void **)&r->group_of_dev));
@@ -60,8 +72,7 @@ static vsg_status run_stage(cov_run *r, const int64_t *group_of, int64_t n_group
     TRY(vsg_exec_alloc(x, (G ? G : 1) * sizeof(uint32_t), (void **)&r->why_dev));
     TRY(vsg_exec_upload(x, r->group_of_dev, group_of, n * sizeof(int64_t)));
     vsg_col_view v = vsg_columnar_view(&r->dev);
-    TRY(vsg_stage_coverage_union(x, &v, r->group_of_dev, n_groups, &r->out_dev, r->ok_dev,
-                                 r->why_dev));
+    TRY(r->stage(x, &v, r->group_of_dev, n_groups, &r->out_dev, r->ok_dev, r->why_dev));
     TRY(vsg_columnar_download(x, &r->out_dev, &r->out));
     TRY(vsg_exec_download(x, ok, r->ok_dev, G));
     TRY(vsg_exec_download(x, r->why, r->why_dev, G * sizeof(uint32_t)));
@@ -70,20 +81,126 @@ done:
     return st;
 }
 
-/* The settled groups' WKB (VSG_ERR_NOMEM: the caller reports it). */
-static vsg_status write_groups(cov_run *r, int64_t n_groups, vsg_group_union_out *out)
+/* The WKB of the groups settled in r (its group j is out's group
+ * g_of[j]; NULL: the same); VSG_ERR_NOMEM: the caller reports it. */
+static vsg_status write_groups(const cov_run *r, const uint8_t *ok, const int64_t *g_of,
+                               int64_t n_groups, vsg_group_union_out *out)
 {
-    for (int64_t g = 0; g < n_groups; g++) {
-        if (!out->ok[g])
+    for (int64_t j = 0; j < n_groups; j++) {
+        int64_t g = g_of ? g_of[j] : j;
+        if (!ok[j])
             continue;
-        size_t sz = vsg_columnar_wkb_size(&r->out, g);
+        size_t sz = vsg_columnar_wkb_size(&r->out, j);
         out->wkb[g] = vsg_malloc(sz ? sz : 1);
         if (!out->wkb[g])
             return VSG_ERR_NOMEM;
-        vsg_columnar_write_wkb(&r->out, g, out->wkb[g]);
+        vsg_columnar_write_wkb(&r->out, j, out->wkb[g]);
         out->size[g] = sz;
+        out->ok[g] = 1;
     }
     return VSG_OK;
+}
+
+/* Member vertices per overlap union call: its arrays take about 2.5 KB
+ * per vertex on real data where members overlap their neighbours (the
+ * refine labels each segment once per pair whose boxes it meets, about 16
+ * pieces per vertex), so batches of whole groups up to 2^20 vertices keep
+ * a call near 2.5 GB at any statement size; a larger group goes alone. */
+#define OVU_BATCH_VERTICES ((size_t)1 << 20)
+
+/* One overlap union call over members sub (groups 0..G-1, out's groups
+ * g_of[]). A stage that cannot take them (keys too wide, memory) settles
+ * nothing and is no failure: GEOS unions those groups, counted. */
+static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_wkb_array *sub,
+                                const int64_t *grp, int64_t G, const int64_t *g_of,
+                                vsg_group_union_out *out)
+{
+    cov_run r;
+    memset(&r, 0, sizeof r);
+    r.x = x;
+    r.on_gpu = on_gpu;
+    r.stage = vsg_stage_overlap_union;
+    vsg_columnar_report rep;
+    vsg_status st = VSG_OK;
+    uint8_t *ok = vsg_calloc((size_t)G + 1, 1);
+    r.why = vsg_calloc((size_t)G + 1, sizeof *r.why);
+    if (!r.why || !ok || vsg_columnar_from_wkb(sub, &r.host, &rep) != VSG_OK)
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK)
+        st = run_stage(&r, grp, G, ok);
+    if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
+        st = VSG_OK;   /* nothing settled: ok[] is still all 0 on the host */
+    else if (st == VSG_OK)
+        st = write_groups(&r, ok, g_of, G, out);
+    run_free(&r);
+    free(ok);
+    return st;
+}
+
+/* The overlap union of the groups with members that the coverage union
+ * left (ok[g] = 0), renumbered 0.. in group order, their members grouped
+ * in input order, in batches of whole groups; results written to out. */
+static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
+                               const int64_t *group_of, int64_t n_groups, const uint8_t *ok,
+                               vsg_group_union_out *out)
+{
+    size_t n = members->count, G1 = (size_t)n_groups + 1;
+    int64_t G = 0;
+    int64_t *new_id = vsg_malloc(G1 * sizeof *new_id), *g_of = vsg_malloc(G1 * sizeof *g_of);
+    size_t *first = vsg_calloc(G1 + 1, sizeof *first), *verts = vsg_calloc(G1, sizeof *verts);
+    const unsigned char **wkb = vsg_malloc((n ? n : 1) * sizeof *wkb);
+    size_t *size = vsg_malloc((n ? n : 1) * sizeof *size);
+    int64_t *grp = vsg_malloc((n ? n : 1) * sizeof *grp);
+    vsg_status st = new_id && g_of && first && verts && wkb && size && grp ? VSG_OK
+                                                                          : VSG_ERR_NOMEM;
+    if (st != VSG_OK)
+        goto done;
+    for (int64_t g = 0; g < n_groups; g++)
+        new_id[g] = -1;
+    for (size_t i = 0; i < n; i++)
+        if (!ok[group_of[i]])
+            new_id[group_of[i]] = -2;   /* has members; numbered below, in group order */
+    for (int64_t g = 0; g < n_groups; g++)
+        if (new_id[g] == -2) {
+            g_of[G] = g;
+            new_id[g] = G++;
+        }
+    /* members by new group, input order within: a counting sort */
+    for (size_t i = 0; i < n; i++)
+        if (!ok[group_of[i]]) {
+            first[new_id[group_of[i]] + 2]++;
+            verts[new_id[group_of[i]]] += members->size[i] / 16;   /* about: 16 bytes a vertex */
+        }
+    for (int64_t j = 0; j < G; j++)
+        first[j + 2] += first[j + 1];
+    for (size_t i = 0; i < n; i++)
+        if (!ok[group_of[i]]) {
+            int64_t j = new_id[group_of[i]];
+            size_t k = first[j + 1]++;
+            wkb[k] = members->wkb[i];
+            size[k] = members->size[i];
+            grp[k] = j;
+        }
+    /* batches of consecutive groups up to the vertex budget */
+    for (int64_t j0 = 0, j1; st == VSG_OK && j0 < G; j0 = j1) {
+        size_t v = verts[j0];
+        for (j1 = j0 + 1; j1 < G && v + verts[j1] <= OVU_BATCH_VERTICES; j1++)
+            v += verts[j1];
+        size_t k0 = first[j0], k1 = first[j1];
+        for (size_t k = k0; k < k1; k++)
+            grp[k] -= j0;
+        vsg_wkb_array sub = {k1 - k0, wkb + k0, size + k0};
+        st = overlap_batch(x, on_gpu, &sub, grp + k0, j1 - j0, g_of + j0, out);
+    }
+done:
+    free(new_id);
+    free(g_of);
+    free(first);
+    free(verts);
+    free(wkb);
+    free(size);
+    free(grp);
+    return st;
 }
 
 /* GPU_GROUPS, GPU_GROUPS_RERUN_ON_CPU, and the rows of the groups that
@@ -106,8 +223,8 @@ static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t 
     e->counts.gpu_groups += settled;
     e->counts.gpu_groups_rerun_on_cpu += offered - settled;
     vsg_gpu_note_rerun(e, back_rows,
-                       "groups that are not a coverage the GPU union can prove (overlapping "
-                       "members, members inside members, T-junctions, Z) dissolved by GEOS");
+                       "groups the GPU unions could not settle (nodes they could not prove, "
+                       "Z or M, curves, keys too wide) dissolved by GEOS");
 }
 
 /* The union on x (GPU: the statement's backend; else a private host one),
@@ -119,6 +236,7 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *membe
     memset(&r, 0, sizeof r);
     r.x = x;
     r.on_gpu = on_gpu;
+    r.stage = vsg_stage_coverage_union;
     if (!on_gpu)
         vsg_exec_set_host_plain(x);
     r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
@@ -126,10 +244,16 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *membe
     vsg_status st = VSG_OK;
     if (!r.why || vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
         st = VSG_ERR_NOMEM;
+    uint8_t *ok = vsg_calloc((size_t)n_groups + 1, 1);
+    if (!ok)
+        st = VSG_ERR_NOMEM;
     if (st == VSG_OK)
-        st = run_stage(&r, group_of, n_groups, out->ok);
+        st = run_stage(&r, group_of, n_groups, ok);
     if (st == VSG_OK)
-        st = write_groups(&r, n_groups, out);
+        st = write_groups(&r, ok, NULL, n_groups, out);
+    if (st == VSG_OK && on_gpu)
+        st = overlap_pass(x, on_gpu, members, group_of, n_groups, ok, out);
+    free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
         memset(out->ok, 0, (size_t)n_groups);
         for (int64_t g = 0; g < n_groups; g++) {

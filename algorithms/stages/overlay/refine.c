@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "elements/overlay/refine_steps.h"
+#include "stages/overlay/refine_run.h"
 #include "stages/union/boundary.h"
 
 #ifdef VSGPU_HAVE_CUDA
@@ -334,6 +335,47 @@ done:
     return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
 }
 
+vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
+                         const double *boxes_a, const vsg_col_view *b, const double *boxes_b,
+                         const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
+                         uint32_t *why, int same_sides)
+{
+    memset(c, 0, sizeof *c);
+    c->side[0].v = *a;
+    c->side[1].v = *b;
+    c->side[0].boxes = boxes_a;
+    c->side[1].boxes = boxes_b;
+    c->pa = pair_a;
+    c->pb = pair_b;
+    c->n_pairs = n_pairs;
+    c->why = why;
+    int64_t most = a->n_coords > b->n_coords ? a->n_coords : b->n_coords;
+    c->kbits = vsg_bits_below(most + 1);
+    if (vsg_bits_below(n_pairs + 1) + 1 + c->kbits > 63)
+        return VSG_ERR_INVALID_ARG;   /* keys would not fit: the caller uses GEOS */
+    vsg_status st;
+    vsg_exec_stage_begin(x, "refine_sides");
+    st = step(x, c, VSG_REF_PAIR_INIT, n_pairs);
+    if (st == VSG_OK)
+        st = side_prep(x, c, s, 0);
+    if (st == VSG_OK && same_sides)
+        c->side[1] = c->side[0];   /* one view: its rings and chunks once */
+    else if (st == VSG_OK)
+        st = side_prep(x, c, s, 1);
+    vsg_exec_stage_end(x, a->n_coords + (same_sides ? 0 : b->n_coords), n_pairs);
+    return st;
+}
+
+vsg_status vsg_ref_pieces(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st = instances(x, c, s);
+    if (st == VSG_OK)
+        st = nodes(x, c, s);
+    if (st == VSG_OK)
+        st = labels(x, c, s);
+    return st;
+}
+
 vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
                                     const vsg_col_view *b, const double *boxes_b,
                                     const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
@@ -341,36 +383,13 @@ vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const do
 {
     vsg_ref_ctx c;
     vsg_scratch s;
-    memset(&c, 0, sizeof c);
     memset(&s, 0, sizeof s);
     vsg_columnar_init(out);
-    c.side[0].v = *a;
-    c.side[1].v = *b;
-    c.side[0].boxes = boxes_a;
-    c.side[1].boxes = boxes_b;
-    c.pa = pair_a;
-    c.pb = pair_b;
-    c.n_pairs = n_pairs;
-    c.why = why;
+    vsg_status st = vsg_ref_begin(x, &c, &s, a, boxes_a, b, boxes_b, pair_a, pair_b, n_pairs,
+                                  why, 0);
     c.ok = pair_ok;
-    int64_t most = a->n_coords > b->n_coords ? a->n_coords : b->n_coords;
-    c.kbits = vsg_bits_below(most + 1);
-    if (vsg_bits_below(n_pairs + 1) + 1 + c.kbits > 63)
-        return VSG_ERR_INVALID_ARG;   /* keys would not fit: the caller uses GEOS */
-    vsg_status st;
-    vsg_exec_stage_begin(x, "refine_sides");
-    st = step(x, &c, VSG_REF_PAIR_INIT, n_pairs);
     if (st == VSG_OK)
-        st = side_prep(x, &c, &s, 0);
-    if (st == VSG_OK)
-        st = side_prep(x, &c, &s, 1);
-    vsg_exec_stage_end(x, a->n_coords + b->n_coords, n_pairs);
-    if (st == VSG_OK)
-        st = instances(x, &c, &s);
-    if (st == VSG_OK)
-        st = nodes(x, &c, &s);
-    if (st == VSG_OK)
-        st = labels(x, &c, &s);
+        st = vsg_ref_pieces(x, &c, &s);
     if (st == VSG_OK)
         st = select_and_build(x, &c, &s, out);
     vsg_scratch_free(x, &s);

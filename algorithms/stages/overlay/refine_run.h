@@ -1,0 +1,31 @@
+/*
+ * refine_run.h - the overlay refine stage's first half, for the stages
+ * that build on its labelled pieces (stages/union/overlap.c: the union
+ * of overlapping polygons) as well as its own second half: the context
+ * over the pairs, the rings oriented and chunked, and every piece of
+ * every pair's boundaries labelled against the other polygon of its
+ * pair (elements/overlay/refine.h says how and why it holds).
+ *
+ * Arrays live in s (freed together by the caller); the caller owns c's
+ * inputs. A pair a check rejects gets its reason bits in why[pair].
+ */
+#ifndef VSG_STAGES_OVERLAY_REFINE_RUN_H
+#define VSG_STAGES_OVERLAY_REFINE_RUN_H
+
+#include "elements/overlay/refine_steps.h"
+#include "stages/step.h"
+
+/* c over the sorted pairs (pair_a[k] of a, pair_b[k] of b), why[] of
+ * n_pairs on the backend; the sides' rings and chunks. same_sides: a and
+ * b are one view (prepared once). VSG_ERR_INVALID_ARG: the keys would not
+ * fit (the caller does without the stage). */
+vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
+                         const double *boxes_a, const vsg_col_view *b, const double *boxes_b,
+                         const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
+                         uint32_t *why, int same_sides);
+
+/* Instances, nodes, pieces and their labels (c->val[piece], VSG_REF_*),
+ * checked at both ends. */
+vsg_status vsg_ref_pieces(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s);
+
+#endif
