@@ -5,8 +5,12 @@
 # with a stage trace per run. OP picks the workloads:
 #   dissolve      by_state  GROUP BY tile, state (2744 groups at 10 M:
 #                           coverages, and a few states per copy whose
-#                           counties overlap, which GEOS unions)
+#                           counties overlap: the overlap union on the GPU,
+#                           GEOS on the CPU engine)
 #                 nation    GROUP BY tile (one nation-sized group per copy)
+#                 overlap   GROUP BY tile, state on the counties plus a copy
+#                           of them shifted by 30 % of a county (members
+#                           overlap: the GPU's overlap union, GEOS on CPU)
 #   intersection  counties_x_states  SELECT * FROM ST_Intersection(counties, states)
 #   clip          counties_clip_states  SELECT * FROM ST_Clip(counties, states)
 #                 states_clip_counties  SELECT * FROM ST_Clip(states, counties)
@@ -17,7 +21,7 @@
 #   cpu-all     the CPU engine on all cores
 #   geos-all    the CPU engine on all cores with VSGPU_COVERAGE_UNION=NO
 #               (GEOS's coverage and unary unions only)
-#   gpu         VSGPU_EXECUTION_MODE=GPU (the coverage union on the device;
+#   gpu         VSGPU_EXECUTION_MODE=GPU (the coverage and overlap unions on the device;
 #               for intersection the GPU filter, GEOS refines)
 #   gpu-refine  the same with VSGPU_GPU_REFINE=YES: the exact GPU refine
 #               (and for clip the union of the pieces on the device),
@@ -34,7 +38,7 @@ py=${PYTHON:-python3}
 op=${1:?dissolve, intersection or clip}
 n=${2:-10000000}
 case $op in
-  dissolve) workloads="by_state nation"; def="copy cpu-1 cpu-all geos-all gpu" ;;
+  dissolve) workloads="by_state nation overlap"; def="copy cpu-1 cpu-all geos-all gpu" ;;
   intersection) workloads="counties_x_states"; def="copy cpu-all gpu gpu-refine" ;;
   clip) workloads="counties_clip_states states_clip_counties"; def="copy cpu-all gpu gpu-refine" ;;
   *) echo "bench-tiled.sh: unknown operation $op" >&2; exit 2 ;;
@@ -48,6 +52,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 "$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wl" --tiled-vertices "$n" \
   --only tiled_counties_x_states > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
 src=$(ls "$work"/wl/tiled_counties_*.gpkg | head -1)
+if [[ " $workloads " == *" overlap "* ]]; then   # its own k: twice the vertices per copy
+  "$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wlo" --tiled-vertices "$n" \
+    --only tiled_overlap > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+fi
 echo "source $src ($("$py" - "$src" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
@@ -57,11 +65,14 @@ PY
 declare -A SQL=(
   [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
   [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
+  [overlap]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM overlap GROUP BY tile, st"
   [counties_x_states]="SELECT * FROM ST_Intersection(counties, states)"
   [counties_clip_states]="SELECT * FROM ST_Clip(counties, states)"
   [states_clip_counties]="SELECT * FROM ST_Clip(states, counties)"
 )
 for w in $workloads; do
+  wsrc=$src
+  [ "$w" = overlap ] && wsrc=$(ls "$work"/wlo/tiled_counties_*.gpkg | head -1)
   for eng in $engines; do
     best=999
     for r in 1 2; do
@@ -76,9 +87,10 @@ for w in $workloads; do
       esac
       s=$(date +%s.%N)
       if [ $eng = copy ]; then
-        ogr2ogr -f GPKG "$work/o.gpkg" "$src" counties > "$work/run.log" 2>&1
+        ogr2ogr -f GPKG "$work/o.gpkg" "$wsrc" "$([ "$w" = overlap ] && echo overlap || echo counties)" \
+          > "$work/run.log" 2>&1
       else
-        ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$src" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
+        ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$wsrc" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
           --config VSGPU_PROFILE "$out/trace-$w-$eng-$r.json" > "$work/run.log" 2>&1
       fi
       rc=$?
@@ -100,11 +112,14 @@ PY
     cp "$work/o.gpkg" "$work/o-$eng.gpkg" 2>/dev/null
     sed 's/^/    /' "$work/run.log" | grep -v "^    $" | tail -3
   done
-  # the GPU refine's answer against the CPU engine's, feature by feature
-  if [ -f "$work/o-gpu-refine.gpkg" ] && [ -f "$work/o-cpu-all.gpkg" ]; then
-    "${CMP_PYTHON:-$py}" "$here/bench/tools/compare_gpkg.py" "$work/o-gpu-refine.gpkg" \
-      "$work/o-cpu-all.gpkg" || true
-  fi
+  # the GPU engines' answers against the CPU engine's, feature by feature
+  for g in gpu gpu-refine; do
+    if [ -f "$work/o-$g.gpkg" ] && [ -f "$work/o-cpu-all.gpkg" ]; then
+      echo "$w $g against cpu-all:"
+      "${CMP_PYTHON:-$py}" "$here/bench/tools/compare_gpkg.py" "$work/o-$g.gpkg" \
+        "$work/o-cpu-all.gpkg" || true
+    fi
+  done
   rm -f "$work"/o-*.gpkg
 done
 # the stage times of the last run of each engine (the trace's own figures)
