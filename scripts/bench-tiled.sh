@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The operations on real, skewed data at scale: the US counties and states
 # tiled into k x k translated copies (bench/workloads/tiled.py, >= N
-# vertices, default 10 M), through ogr2ogr into a GeoPackage, best of 2,
+# vertices, default 10 M), through ogr2ogr into a GeoPackage, best of $RUNS (default 2),
 # with a stage trace per run. OP picks the workloads:
 #   dissolve      by_state  GROUP BY tile, state (2744 groups at 10 M:
 #                           coverages, and a few states per copy whose
@@ -37,6 +37,7 @@ set -u
 py=${PYTHON:-python3}
 op=${1:?dissolve, intersection or clip}
 n=${2:-10000000}
+runs=${RUNS:-2}
 case $op in
   dissolve) workloads="by_state nation overlap"; def="copy cpu-1 cpu-all geos-all gpu" ;;
   intersection) workloads="counties_x_states"; def="copy cpu-all gpu gpu-refine" ;;
@@ -75,7 +76,7 @@ for w in $workloads; do
   [ "$w" = overlap ] && wsrc=$(ls "$work"/wlo/tiled_counties_*.gpkg | head -1)
   for eng in $engines; do
     best=999
-    for r in 1 2; do
+    for r in $(seq 1 "$runs"); do
       rm -f "$work/o.gpkg"
       cfg=()
       case $eng in
@@ -123,9 +124,9 @@ PY
   rm -f "$work"/o-*.gpkg
 done
 # the stage times of the last run of each engine (the trace's own figures)
-"$py" - "$out" <<'PY'
+"$py" - "$out" "$runs" <<'PY'
 import glob, json, os, sys
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "trace-*-2.json"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "trace-*-%s.json" % sys.argv[2]))):
     t = json.load(open(path))
     st = [s for s in t["stages"] if s["elapsed_s"] >= 0.005]
     print(os.path.basename(path), "total %.3f s" % t["total_s"])
