@@ -621,6 +621,11 @@ class OGRVSGPUDissolveLayer final : public OGRVSGPUResultLayer
     static int CompareKeys(const std::vector<KeyValue> &a,
                            const std::vector<KeyValue> &b);
     static int CompareValue(const KeyValue &a, const KeyValue &b);
+    static uint64_t HashKey(const std::vector<KeyValue> &kv);
+    static bool HasNaN(const std::vector<KeyValue> &kv);
+    static bool GroupRows(const std::vector<std::vector<KeyValue>> &keys,
+                          std::vector<size_t> *rep_rows,
+                          std::vector<int64_t> *group_of);
     KeyValue Evaluate(const vsgpu::GroupKey &key, const OGRFeature &f) const;
 
   protected:

@@ -12,6 +12,9 @@
 #include "cpl_conv.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
 #include <cctype>
 #include <numeric>
 
@@ -179,6 +182,91 @@ int OGRVSGPUDissolveLayer::CompareKeys(const std::vector<KeyValue> &a,
     return 0;
 }
 
+/* A hash equal for keys that CompareKeys calls equal: numbers by their
+ * value as a double (an integer and a real that compare equal hash
+ * alike), strings by their bytes. */
+uint64_t OGRVSGPUDissolveLayer::HashKey(const std::vector<KeyValue> &kv)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (const auto &v : kv)
+    {
+        uint64_t x;
+        if (v.type == 0)
+            x = 0x51ed27ull;
+        else if (v.type == 3)
+            x = std::hash<std::string>()(v.s) ^ 0x3ull;
+        else
+        {
+            double d = v.type == 1 ? static_cast<double>(v.i) : v.d;
+            if (d == 0)
+                d = 0; /* -0 and +0 compare equal */
+            memcpy(&x, &d, sizeof x);
+        }
+        h = (h ^ x) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+bool OGRVSGPUDissolveLayer::HasNaN(const std::vector<KeyValue> &kv)
+{
+    for (const auto &v : kv)
+        if (v.type == 2 && std::isnan(v.d))
+            return true;
+    return false;
+}
+
+/* Rows into groups in sorted key order: group_of[row], and per group its
+ * first row (in input order), which gives the group its key and fields.
+ * Rows are hashed to their distinct key in one pass and only the distinct
+ * keys are sorted (n hashes and G log G comparisons, not n log n key
+ * comparisons). A NaN key, which compares equal to every number, has no
+ * consistent hash: false, and the caller sorts the rows instead. */
+bool OGRVSGPUDissolveLayer::GroupRows(
+    const std::vector<std::vector<KeyValue>> &keys,
+    std::vector<size_t> *rep_rows, std::vector<int64_t> *group_of)
+{
+    const size_t n = keys.size();
+    std::unordered_map<uint64_t, std::vector<size_t>> buckets;
+    std::vector<size_t> first; /* distinct key -> its first row */
+    std::vector<size_t> id(n);
+    for (size_t i = 0; i < n; ++i)
+    {
+        if (HasNaN(keys[i]))
+            return false;
+        std::vector<size_t> &b = buckets[HashKey(keys[i])];
+        size_t k = SIZE_MAX;
+        for (size_t c : b)
+            if (CompareKeys(keys[first[c]], keys[i]) == 0)
+            {
+                k = c;
+                break;
+            }
+        if (k == SIZE_MAX)
+        {
+            k = first.size();
+            first.push_back(i);
+            b.push_back(k);
+        }
+        id[i] = k;
+    }
+    std::vector<size_t> order(first.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b)
+              { return CompareKeys(keys[first[a]], keys[first[b]]) < 0; });
+    std::vector<int64_t> rank(first.size());
+    rep_rows->resize(first.size());
+    for (size_t r = 0; r < order.size(); ++r)
+    {
+        rank[order[r]] = static_cast<int64_t>(r);
+        (*rep_rows)[r] = first[order[r]];
+    }
+    group_of->resize(n);
+    for (size_t i = 0; i < n; ++i)
+        (*group_of)[i] = rank[id[i]];
+    return true;
+}
+
 /* Progress phases, as fractions of the stream: reading the input (by
  * features read of its count), the union (by groups finished, from the
  * engine), handing out the groups (by groups written). The split is fixed:
@@ -241,22 +329,32 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
 
     /* Group: ids in sorted key order. */
     t0 = vsg_now_s();
-    std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b)
-                     { return CompareKeys(keys[a], keys[b]) < 0; });
-    std::vector<int64_t> group_of(n);
-    for (size_t r = 0; r < n; ++r)
+    std::vector<int64_t> group_of;
+    std::vector<size_t> rep_rows;
+    if (!GroupRows(keys, &rep_rows, &group_of))
     {
-        const size_t i = order[r];
-        if (r == 0 || CompareKeys(keys[order[r - 1]], keys[i]) != 0)
+        /* NaN keys: the stable sort of the rows, as SQLite orders them */
+        std::vector<size_t> order(n);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b)
+                         { return CompareKeys(keys[a], keys[b]) < 0; });
+        group_of.assign(n, 0);
+        rep_rows.clear();
+        for (size_t r = 0; r < n; ++r)
         {
-            m_group_keys.push_back(keys[i]);
-            m_group_rep.push_back(std::move(feats[i]));
-            m_group_count.push_back(0);
+            const size_t i = order[r];
+            if (r == 0 || CompareKeys(keys[order[r - 1]], keys[i]) != 0)
+                rep_rows.push_back(i);
+            group_of[i] = static_cast<int64_t>(rep_rows.size()) - 1;
         }
-        group_of[i] = static_cast<int64_t>(m_group_keys.size()) - 1;
-        ++m_group_count.back();
+    }
+    m_group_count.assign(rep_rows.size(), 0);
+    for (size_t i = 0; i < n; ++i)
+        ++m_group_count[group_of[i]];
+    for (size_t i : rep_rows)
+    {
+        m_group_keys.push_back(std::move(keys[i]));
+        m_group_rep.push_back(std::move(feats[i]));
     }
     feats.clear();
     keys.clear();
