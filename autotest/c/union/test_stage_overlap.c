@@ -5,7 +5,9 @@
  *   - hand-made groups it must settle: overlapping squares, the same
  *     square twice, a hole another member fills, a member inside another
  *     (free or along an edge), a T-junction, a ring of members that leaves
- *     a hole, corners that touch, disjoint members;
+ *     a hole, corners that touch, disjoint members; rings of many chunks
+ *     (an n-gon inside another, a hole inside another member, two n-gons
+ *     overlapping by half, a hole covered in part or around another);
  *   - what it hands back: empty groups, lines, Z;
  *   - seeded random overlapping sets (jittered polygons with holes,
  *     rectangles on a grid so that edges overlap collinearly) and random
@@ -88,6 +90,70 @@ static void settles_hand_cases(void)
         for (int k = 0; k < 4 && cases[c].wkt[k]; k++)
             add_wkt(&m, cases[c].wkt[k], 0);
         add_square(&m, 100, 100, 1, 1);   /* a plain group beside it */
+        run_result rr;
+        REQUIRE(run_stage(&m, 2, &rr));
+        int ok = rr.ok[0] == 1 && agrees(&m, &rr, 0) && n_polygons(rr.out[0]) == cases[c].parts;
+        if (!ok)
+            fprintf(stderr, "  %s: ok %d why %#x parts %d\n", cases[c].name, rr.ok[0], rr.why[0],
+                    n_polygons(rr.out[0]));
+        CHECK(ok);
+        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+        run_free(&rr);
+        members_free(&m);
+    }
+}
+
+/* A regular n-gon of radius r around (cx, cy), with an n-gon hole of radius
+ * h when h > 0 (clockwise, as written). */
+static void add_ngon(members *m, double cx, double cy, double r, int n, double h, int64_t g)
+{
+    size_t cap = (size_t)(2 * n + 4) * 80, len = 0;
+    char *wkt = malloc(cap);
+    len += (size_t)snprintf(wkt + len, cap - len, "POLYGON((");
+    for (int k = 0; k <= n; k++) {
+        double t = 2 * M_PI * (k % n) / n;
+        len += (size_t)snprintf(wkt + len, cap - len, "%.17g %.17g%s", cx + r * cos(t),
+                                cy + r * sin(t), k < n ? "," : ")");
+    }
+    if (h > 0) {
+        len += (size_t)snprintf(wkt + len, cap - len, ",(");
+        for (int k = 0; k <= n; k++) {
+            double t = -2 * M_PI * (k % n) / n;
+            len += (size_t)snprintf(wkt + len, cap - len, "%.17g %.17g%s", cx + h * cos(t),
+                                    cy + h * sin(t), k < n ? "," : ")");
+        }
+    }
+    snprintf(wkt + len, cap - len, ")");
+    add_wkt(m, wkt, g);
+    free(wkt);
+}
+
+/* Rings of many chunks (16 segments each), whose members' boundaries meet
+ * in few places or none: long runs of segments far from the other
+ * member's boundary are labelled along the ring (or by a ray where the
+ * ring has no node) and lost or kept whole. */
+static void settles_runs_of_large_rings(void)
+{
+    static const struct {
+        const char *name;
+        double a[5], b[5];   /* cx, cy, r, n, hole radius */
+        int parts;
+    } cases[] = {
+        {"an n-gon inside another, touching nothing", {0, 0, 20, 300, 0}, {1, 0, 10, 200, 0}, 1},
+        {"two n-gons overlapping by half", {0, 0, 10, 200, 0}, {9, 0, 10, 200, 0}, 1},
+        {"an n-gon with a hole, the hole inside another", {0, 0, 20, 300, 8}, {0.5, 0, 12, 250, 0},
+         1},
+        {"a hole partly covered", {0, 0, 20, 300, 10}, {10, 0, 6, 160, 0}, 1},
+        {"an n-gon over another's hole, a ring around it left", {0, 0, 20, 300, 10},
+         {0, 0, 5, 100, 0}, 2},
+        {"disjoint n-gons in one another's box", {0, 0, 10, 200, 0}, {30, 0, 10, 200, 0}, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        members m = {0};
+        const double *a = cases[c].a, *b = cases[c].b;
+        add_ngon(&m, a[0], a[1], a[2], (int)a[3], a[4], 0);
+        add_ngon(&m, b[0], b[1], b[2], (int)b[3], b[4], 0);
+        add_square(&m, 100, 100, 1, 1);
         run_result rr;
         REQUIRE(run_stage(&m, 2, &rr));
         int ok = rr.ok[0] == 1 && agrees(&m, &rr, 0) && n_polygons(rr.out[0]) == cases[c].parts;
@@ -322,6 +388,7 @@ int main(void)
 {
     ctx = GEOS_init_r();
     RUN(settles_hand_cases);
+    RUN(settles_runs_of_large_rings);
     RUN(hands_back);
     RUN(random_overlapping_sets);
     RUN(random_coverages_too);
