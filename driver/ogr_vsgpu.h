@@ -328,6 +328,11 @@ class WkbBatch
   public:
     void Clear();
     void AddNull();
+    /* Appends WKB as it is (the caller vouches that it is what Add would
+     * write for its geometry). */
+    void AddBytes(const unsigned char *wkb, size_t n);
+    /* Replaces entry i (a null so far) with geom, as Add writes it. */
+    bool Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized);
     /* Exports geom (linearised first if it has curves) as ISO WKB.
      * Returns false on failure (CE_Failure emitted). */
     bool Add(const OGRGeometry *geom, GIntBig *curves_linearized);
@@ -385,6 +390,15 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
 
 /* Sets (or clears, filter == nullptr) src's attribute and spatial filters
  * and resets reading. Returns false on an invalid WHERE (CE_Failure). */
+/* Every row of src through its Arrow stream (ogrvsgpuarrowsource.cpp), as
+ * ReadSourceBatch(src, SIZE_MAX, ...) would read them: 1 read, 0 not taken
+ * (nothing read: the caller reads features), -1 failed (CE_Failure
+ * emitted, or visit stopped it). Call after PrepareSource. */
+/* An unreadable geometry of feature fid: counted, or under INVALID=ERROR
+ * the statement's error (CE_Failure emitted, false). */
+bool NoteUnreadable(const Source &src, GIntBig fid, DriverCounts *counts);
+int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
+                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit);
 bool PrepareSource(const Source &src, const OGRGeometry *spatial_filter);
 void ClearSourceFilters(const Source &src);
 

@@ -75,8 +75,9 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
         return false;
     const bool keep_fields = m_plan->op != vsgpu::Op::Clip;
     vsgpu::SourceBatch batch;
-    if (!vsgpu::ReadSourceBatch(method, SIZE_MAX, keep_fields, &batch,
-                                &m_counts))
+    const int arrow = vsgpu::ReadSourceArrow(method, keep_fields, &batch, &m_counts, nullptr);
+    if (arrow < 0 || (arrow == 0 && !vsgpu::ReadSourceBatch(method, SIZE_MAX, keep_fields,
+                                                             &batch, &m_counts)))
         return false;
     m_method_feats = std::move(batch.feats);
     const std::vector<GIntBig> &fids = batch.fids;

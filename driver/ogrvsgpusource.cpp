@@ -21,6 +21,25 @@ void WkbBatch::Clear()
     m_ptrs.clear();
 }
 
+void WkbBatch::AddBytes(const unsigned char *wkb, size_t n)
+{
+    m_offsets.push_back(m_data.size());
+    m_sizes.push_back(n);
+    m_data.insert(m_data.end(), wkb, wkb + n);
+}
+
+bool WkbBatch::Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized)
+{
+    const size_t off = m_offsets.size();
+    if (!Add(geom, curves_linearized))
+        return false;
+    m_offsets[i] = m_offsets[off];
+    m_sizes[i] = m_sizes[off];
+    m_offsets.pop_back();
+    m_sizes.pop_back();
+    return true;
+}
+
 void WkbBatch::AddNull()
 {
     m_offsets.push_back(m_data.size());
@@ -77,6 +96,23 @@ vsg_wkb_array WkbBatch::View()
     return a;
 }
 
+bool NoteUnreadable(const Source &src, GIntBig fid, DriverCounts *counts)
+{
+    if (src.strict_read)
+    {
+        /* a copy: CPLError writes into the buffer it points to */
+        const std::string cause = CPLGetLastErrorMsg();
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: feature " CPL_FRMT_GIB " of layer '%s': the "
+                 "source driver could not read its geometry (%s); "
+                 "INVALID=ERROR stops the statement",
+                 fid, src.name.c_str(), cause.c_str());
+        return false;
+    }
+    ++counts->unreadable_geometries;
+    return true;
+}
+
 /* The next feature of src's layer: its fields (geometry removed) in *feat,
  * its WKB in batch. Returns false at the end, or with *error set. */
 static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *feat,
@@ -95,21 +131,10 @@ static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *fe
         return false;
     feat->reset(f);
     OGRGeometry *g = f->GetGeomFieldRef(src.geom_field);
-    if (g == nullptr && failed_read)
+    if (g == nullptr && failed_read && !NoteUnreadable(src, f->GetFID(), counts))
     {
-        if (src.strict_read)
-        {
-            /* a copy: CPLError writes into the buffer it points to */
-            const std::string cause = CPLGetLastErrorMsg();
-            CPLError(CE_Failure, CPLE_AppDefined,
-                     "VSGPU: feature " CPL_FRMT_GIB " of layer '%s': the "
-                     "source driver could not read its geometry (%s); "
-                     "INVALID=ERROR stops the statement",
-                     f->GetFID(), src.name.c_str(), cause.c_str());
-            *error = true;
-            return false;
-        }
-        ++counts->unreadable_geometries;
+        *error = true;
+        return false;
     }
     if (src.transform && g != nullptr && !g->IsEmpty() &&
         g->transform(src.transform.get()) != OGRERR_NONE)

@@ -1,0 +1,172 @@
+"""Dissolve reads its input, and intersection and clip their method layer,
+through the layer's Arrow stream where the driver offers a fast one
+(driver/ogrvsgpuarrowsource.cpp); the feature path (VSGPU_ARROW_INPUT=NO)
+is the reference. Both must give the same result
+row for row: the same features (fields and geometry bytes), warnings,
+failures and metadata, on every layer of data/ and on the bad-input files
+of the suite (corrupt blobs, NULL, empty, curves, Z, M, non-finite
+coordinates, unclosed rings), and under INVALID=ERROR the same error.
+"""
+
+import math
+import uuid
+
+import pytest
+from osgeo import gdal, ogr
+
+import bad_inputs
+import vsgpu_util as vu
+
+pytestmark = pytest.mark.usefixtures("vsgpu_driver_registered")
+
+ARROW_TAKEN = "read through its Arrow stream"
+CLOSED = [(0.0, 0.0), (0.0, 10.0), (10.0, 10.0), (10.0, 0.0), (0.0, 0.0)]
+UNCLOSED = CLOSED[:-1]
+CLEAN = [(20.0, 20.0), (20.0, 30.0), (30.0, 30.0), (30.0, 20.0), (20.0, 20.0)]
+VOLATILE = ("ELAPSED_S", "COMPLETE")
+
+
+def _run(path, sql, arrow, config=None):
+    cfg = dict(config or {})
+    cfg["VSGPU_ARROW_INPUT"] = "YES" if arrow else "NO"
+    cfg["CPL_DEBUG"] = "VSGPU"
+    cfg["VSGPU_EXECUTION_MODE"] = cfg.get("VSGPU_EXECUTION_MODE", "CPU")
+    return vu.run_vsgpu(path, sql, config=cfg)
+
+
+def _messages(res, cls):
+    return [m for c, _, m in res["errors"].errors if c == cls]
+
+
+def _same(path, sql, config=None):
+    """Runs sql both ways; asserts the same result. Returns whether the
+    Arrow path was taken."""
+    feat = _run(path, sql, False, config)
+    arrow = _run(path, sql, True, config)
+    assert (feat["features"] is None) == (arrow["features"] is None), (
+        feat["errors"].errors, arrow["errors"].errors)
+    assert _messages(arrow, gdal.CE_Failure) == _messages(feat, gdal.CE_Failure)
+    assert arrow["errors"].warnings == feat["errors"].warnings
+    if feat["features"] is not None:
+        assert len(arrow["features"]) == len(feat["features"])
+        for a, b in zip(arrow["features"], feat["features"]):
+            assert a.fields == b.fields
+            wa = a.geom.ExportToIsoWkb() if a.geom is not None else None
+            wb = b.geom.ExportToIsoWkb() if b.geom is not None else None
+            assert wa == wb, (a.fields, b.fields)
+        ma = {k: v for k, v in arrow["metadata"].items()
+              if k not in VOLATILE and not k.startswith("TIME_")}
+        mb = {k: v for k, v in feat["metadata"].items()
+              if k not in VOLATILE and not k.startswith("TIME_")}
+        assert ma == mb
+    assert not any(ARROW_TAKEN in m for m in _messages(feat, gdal.CE_Debug))
+    return any(ARROW_TAKEN in m for m in _messages(arrow, gdal.CE_Debug))
+
+
+def _layers(data_dir):
+    out = []
+    for p in sorted(data_dir.glob("*.gpkg")):
+        ds = ogr.Open(str(p))
+        for i in range(ds.GetLayerCount()):
+            lyr = ds.GetLayer(i)
+            if ogr.GT_Flatten(lyr.GetGeomType()) in (ogr.wkbPolygon, ogr.wkbMultiPolygon):
+                defn = lyr.GetLayerDefn()
+                key = next((defn.GetFieldDefn(k).GetName() for k in range(defn.GetFieldCount())
+                            if defn.GetFieldDefn(k).GetType() == ogr.OFTString), None)
+                out.append((str(p), lyr.GetName(), key))
+    return out
+
+
+def test_every_polygon_layer_of_data(data_dir):
+    taken = 0
+    layers = _layers(data_dir)
+    assert len(layers) >= 5
+    for path, name, key in layers:
+        taken += _same(path, 'SELECT ST_Union(geom) AS geom FROM "%s"' % name)
+        if key:
+            taken += _same(path, 'SELECT substr("%s", 1, 2) AS k, ST_Union(geom) AS geom '
+                                 'FROM "%s" GROUP BY k' % (key, name))
+    # GeoPackage layers with plain fields take the Arrow path
+    assert taken >= 4, taken
+
+
+@pytest.mark.parametrize("op", ["ST_Intersection", "ST_Clip"])
+def test_overlay_method_layer(counties_gpkg, op):
+    assert _same(counties_gpkg, "SELECT * FROM %s(counties, states)" % op)
+
+
+def test_overlay_method_layer_bad_blobs(tmp_path):
+    blobs = [b"XXXXXXXXXXXXXXXXXX", None,
+             bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLOSED])),
+             bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLEAN]))]
+    path = _blobs_file(tmp_path, blobs)
+    ds = ogr.Open(path, 1)
+    vu.write_layer(ds, "a", ogr.wkbPolygon, [("s", ogr.OFTString)],
+                   [("POLYGON((-5 -5,-5 50,50 50,50 -5,-5 -5))", {"s": "x"})])
+    ds = None
+    assert _same(path, "SELECT * FROM ST_Intersection(a, inp)")
+
+
+def test_counties_take_the_arrow_path_on_the_gpu_pipeline_too(counties_gpkg):
+    sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
+    assert _same(counties_gpkg, sql, {"VSGPU_EXECUTION_MODE": "GPU", "VSGPU_GPU_BACKEND": "HOST"})
+
+
+def _blobs_file(tmp_path, blobs, geom_type=ogr.wkbPolygon):
+    return bad_inputs.write_gpkg_with_blobs(str(tmp_path / ("b%s.gpkg" % uuid.uuid4().hex)),
+                                            "inp", blobs, geom_type)
+
+
+BAD = {
+    "truncated": lambda: [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLOSED]))[:30]],
+    "garbage": lambda: [b"XXXXXXXXXXXXXXXXXX"],
+    "huge_ring_count": lambda: [bad_inputs.gpkg_blob(b"\x01\x03\x00\x00\x00\xff\xff\xff\x7f")],
+    "null": lambda: [None],
+    "nan": lambda: [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon(
+        [[(0.0, 0.0), (0.0, math.nan), (10.0, 10.0), (10.0, 0.0), (0.0, 0.0)]]))],
+    "unclosed": lambda: [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([UNCLOSED]))],
+    "big_endian": lambda: [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLOSED], ">"))],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+@pytest.mark.parametrize("policy", ["REPAIR", "SKIP", "ERROR"])
+def test_bad_blobs(tmp_path, kind, policy):
+    blobs = BAD[kind]() + [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLEAN]))]
+    path = _blobs_file(tmp_path, blobs)
+    assert _same(path, "SELECT n, ST_Union(geom) AS geom FROM inp GROUP BY n",
+                 {"VSGPU_INVALID": policy})
+
+
+@pytest.mark.parametrize("wkt", [
+    "POLYGON EMPTY",
+    "CURVEPOLYGON(CIRCULARSTRING(0 0,10 10,20 0,10 -10,0 0))",
+    "POLYGON Z((0 0 1,0 10 1,10 10 1,10 0 1,0 0 1))",
+    "POLYGON M((0 0 1,0 10 1,10 10 1,10 0 1,0 0 1))",
+    "MULTIPOLYGON(((0 0,0 10,10 10,10 0,0 0)),((20 20,20 30,30 30,30 20,20 20)))",
+    "POLYGON((0 0,10 10,10 0,0 10,0 0))",
+], ids=["empty", "curve", "z", "m", "multi", "bowtie"])
+def test_other_geometries(vsimem_dir, wkt):
+    path = vsimem_dir + "/o.gpkg"
+    vu.create_gpkg(path, {"inp": dict(geom_type=ogr.wkbUnknown, fields=[("s", ogr.OFTString)],
+                                      rows=[(wkt, {"s": "a"}), (None, {"s": None}),
+                                            ("POLYGON((20 20,20 30,30 30,30 20,20 20))",
+                                             {"s": "a"})])})
+    assert _same(path, "SELECT s, ST_Union(geom) AS geom FROM inp GROUP BY s")
+
+
+def test_fields_of_every_type_read_as_features(vsimem_dir):
+    """A date field is not one the Arrow reader decodes: the feature path
+    reads the layer, and the answer is the same."""
+    path = vsimem_dir + "/d.gpkg"
+    vu.create_gpkg(path, {"inp": dict(geom_type=ogr.wkbPolygon,
+                                      fields=[("d", ogr.OFTDate), ("r", ogr.OFTReal)],
+                                      rows=[("POLYGON((0 0,0 1,1 1,1 0,0 0))",
+                                             {"d": "2024-01-02", "r": 1.5})])})
+    assert not _same(path, "SELECT d, ST_Union(geom) AS geom FROM inp GROUP BY d")
+
+
+def test_filters_read_as_features(counties_gpkg):
+    sql = ("SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties "
+           "WHERE id LIKE '06%' GROUP BY st")
+    assert not _same(counties_gpkg, sql)

@@ -1,0 +1,352 @@
+/*
+ * ogrvsgpuarrowsource.cpp - reading a whole source layer through its Arrow
+ * stream (RFC 86, OGR_L_GetArrowStream) where the layer's driver offers a
+ * fast one (OLCFastGetArrowStream: GeoPackage from GDAL 3.6, FlatGeobuf,
+ * Parquet and others later). The layer's driver hands out each row's WKB
+ * as stored, without building an OGRGeometry and exporting it again, which
+ * is most of what the feature path costs.
+ *
+ * The result is the feature path's, row for row (ReadSourceBatch in
+ * ogrvsgpusource.cpp): the same FIDs, fields (geometry removed), WKB and
+ * counts. Plain geometries (little-endian 2D Polygon or MultiPolygon whose
+ * structure checks out to the last byte: what the feature path's ISO
+ * export writes for them) are copied as they are; any other WKB goes
+ * through OGR (parse, linearise curves, export) as on the feature path;
+ * a null, or WKB that OGR cannot parse, is read again after the stream as
+ * the feature path reads it (GetFeature: the driver's failure, counted as
+ * unreadable, or a true NULL). The path is taken only where it
+ * provably reads the same rows: no spatial or attribute filter, no
+ * reprojection, one geometry field, and attribute fields of the Arrow
+ * types read here (32/64-bit integers, reals, strings); otherwise, or with
+ * VSGPU_ARROW_INPUT=NO, the caller reads features.
+ */
+#include "ogr_vsgpu.h"
+
+#include "cpl_conv.h"
+#include "ogr_api.h"
+#include "ogr_recordbatch.h"
+
+#include <cstring>
+
+namespace vsgpu
+{
+namespace
+{
+
+/* Whether field type t (with its subtype) is one this reader decodes. */
+bool SimpleField(const OGRFieldDefn *fd)
+{
+    if (fd->GetSubType() != OFSTNone)
+        return false;
+    const OGRFieldType t = fd->GetType();
+    return t == OFTInteger || t == OFTInteger64 || t == OFTReal || t == OFTString;
+}
+
+bool Eligible(const Source &src)
+{
+    OGRLayer *lyr = src.layer;
+    if (!CPLTestBool(CPLGetConfigOption("VSGPU_ARROW_INPUT", "YES")))
+        return false;
+    if (!lyr->TestCapability(OLCFastGetArrowStream) || !src.where.empty() || src.transform)
+        return false;
+    OGRFeatureDefn *defn = lyr->GetLayerDefn();
+    if (defn->GetGeomFieldCount() != 1 || src.geom_field != 0 ||
+        lyr->GetSpatialFilter() != nullptr)
+        return false;
+    for (int i = 0; i < defn->GetFieldCount(); ++i)
+        if (!SimpleField(defn->GetFieldDefn(i)))
+            return false;
+    return true;
+}
+
+bool IsNull(const ArrowArray *a, int64_t i)
+{
+    if (a->null_count == 0 || a->buffers[0] == nullptr)
+        return false;
+    const uint8_t *bits = static_cast<const uint8_t *>(a->buffers[0]);
+    const int64_t j = i + a->offset;
+    return (bits[j >> 3] & (1u << (j & 7))) == 0;
+}
+
+/* Little-endian reads that do not assume alignment. */
+uint32_t U32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Whether w[0, n) is exactly one little-endian 2D Polygon (type 3) or
+ * MultiPolygon (6) of Polygons: counts within the buffer, no byte over. */
+bool PlainPolygonal(const unsigned char *w, size_t n)
+{
+    const auto polygon = [&](size_t *o) -> bool
+    {
+        if (n - *o < 9 || w[*o] != 1 || U32(w + *o + 1) != 3)
+            return false;
+        uint32_t rings = U32(w + *o + 5);
+        *o += 9;
+        for (uint32_t r = 0; r < rings; ++r)
+        {
+            if (n - *o < 4)
+                return false;
+            const uint64_t pts = U32(w + *o);
+            *o += 4;
+            if (pts * 16 > n - *o)
+                return false;
+            *o += static_cast<size_t>(pts * 16);
+        }
+        return true;
+    };
+    if (n < 9 || w[0] != 1)
+        return false;
+    size_t o = 0;
+    const uint32_t type = U32(w + 1);
+    if (type == 3)
+        return polygon(&o) && o == n;
+    if (type != 6)
+        return false;
+    const uint32_t parts = U32(w + 5);
+    o = 9;
+    for (uint32_t k = 0; k < parts; ++k)
+        if (!polygon(&o))
+            return false;
+    return o == n;
+}
+
+/* OGR's parse of w[0, n), its complaints kept from the error handler and
+ * the error state (the row is read again as a feature when it fails). */
+bool ParseQuietly(const unsigned char *w, size_t n, OGRGeometry **g)
+{
+    CPLErrorStateBackuper keep;
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    const bool ok = OGRGeometryFactory::createFromWkb(w, nullptr, g, n) == OGRERR_NONE && *g;
+    CPLPopErrorHandler();
+    return ok;
+}
+
+/* The columns of one record batch this reader uses. */
+struct Columns
+{
+    const ArrowArray *fid = nullptr, *geom = nullptr;
+    std::vector<const ArrowArray *> field; /* by OGR field index */
+};
+
+bool FindColumns(const ArrowSchema &schema, const ArrowArray &batch, OGRLayer *lyr,
+                 Columns *c)
+{
+    OGRFeatureDefn *defn = lyr->GetLayerDefn();
+    const char *fid_name = lyr->GetFIDColumn();
+    const char *geom_name = lyr->GetGeometryColumn();
+    c->field.assign(static_cast<size_t>(defn->GetFieldCount()), nullptr);
+    for (int64_t k = 0; k < schema.n_children && k < batch.n_children; ++k)
+    {
+        const char *name = schema.children[k]->name;
+        const char *fmt = schema.children[k]->format;
+        const ArrowArray *a = batch.children[k];
+        if (name == nullptr || fmt == nullptr)
+            continue;
+        if (EQUAL(name, (fid_name && fid_name[0]) ? fid_name : "OGC_FID") && strcmp(fmt, "l") == 0)
+            c->fid = a;
+        else if (EQUAL(name, (geom_name && geom_name[0]) ? geom_name : "wkb_geometry") &&
+                 strcmp(fmt, "z") == 0)
+            c->geom = a;
+        else
+        {
+            const int i = defn->GetFieldIndex(name);
+            if (i < 0)
+                continue;
+            const OGRFieldType t = defn->GetFieldDefn(i)->GetType();
+            const bool ok = (t == OFTInteger && strcmp(fmt, "i") == 0) ||
+                            (t == OFTInteger64 && strcmp(fmt, "l") == 0) ||
+                            (t == OFTReal && strcmp(fmt, "g") == 0) ||
+                            (t == OFTString && strcmp(fmt, "u") == 0);
+            if (!ok)
+                return false;
+            c->field[static_cast<size_t>(i)] = a;
+        }
+    }
+    if (c->fid == nullptr || c->geom == nullptr)
+        return false;
+    for (const ArrowArray *a : c->field)
+        if (a == nullptr)
+            return false;
+    return true;
+}
+
+void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t row)
+{
+    if (IsNull(a, row))
+    {
+        f->SetFieldNull(i);
+        return;
+    }
+    const int64_t j = row + a->offset;
+    switch (t)
+    {
+        case OFTInteger:
+            f->SetField(i, static_cast<const int32_t *>(a->buffers[1])[j]);
+            break;
+        case OFTInteger64:
+            f->SetField(i, static_cast<GIntBig>(static_cast<const int64_t *>(a->buffers[1])[j]));
+            break;
+        case OFTReal:
+            f->SetField(i, static_cast<const double *>(a->buffers[1])[j]);
+            break;
+        default:
+        {
+            const int32_t *off = static_cast<const int32_t *>(a->buffers[1]);
+            const char *data = static_cast<const char *>(a->buffers[2]);
+            f->SetField(i, std::string(data + off[j], static_cast<size_t>(off[j + 1] - off[j]))
+                               .c_str());
+            break;
+        }
+    }
+}
+
+/* Row `row` of the batch into the caller's batch: fields, FID, WKB. */
+bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *batch,
+             DriverCounts *counts, bool keep_fields,
+             const std::function<bool(const OGRFeature &)> &visit, bool *stop,
+             std::vector<size_t> *deferred)
+{
+    auto f = std::make_unique<OGRFeature>(defn);
+    const GIntBig fid = static_cast<const int64_t *>(c.fid->buffers[1])[row + c.fid->offset];
+    f->SetFID(fid);
+    for (int i = 0; i < defn->GetFieldCount(); ++i)
+        SetField(f.get(), i, defn->GetFieldDefn(i)->GetType(), c.field[static_cast<size_t>(i)],
+                 row);
+    /* a null, or WKB OGR cannot parse: the feature path's own reading of
+     * that feature decides (after the stream: *deferred) */
+    bool defer = IsNull(c.geom, row);
+    if (!defer)
+    {
+        const int32_t *off = static_cast<const int32_t *>(c.geom->buffers[1]);
+        const int64_t j = row + c.geom->offset;
+        const unsigned char *w = static_cast<const unsigned char *>(c.geom->buffers[2]) + off[j];
+        const size_t n = static_cast<size_t>(off[j + 1] - off[j]);
+        OGRGeometry *g = nullptr;
+        if (PlainPolygonal(w, n))
+            batch->wkb.AddBytes(w, n);
+        else if (ParseQuietly(w, n, &g))
+        {
+            std::unique_ptr<OGRGeometry> own(g);
+            if (!batch->wkb.Add(g, &counts->curves_linearized))
+                return false;
+        }
+        else
+        {
+            delete g;
+            defer = true;
+        }
+    }
+    if (defer)
+    {
+        deferred->push_back(batch->wkb.Count());
+        batch->wkb.AddNull();
+    }
+    if (visit && !visit(*f))
+    {
+        *stop = true;
+        return false;
+    }
+    batch->fids.push_back(fid);
+    if (keep_fields)
+        batch->feats.push_back(std::move(f));
+    return true;
+}
+
+/* Entry i of the batch as the feature path reads it: the feature by its
+ * FID, a driver failure counted as unreadable (or the statement's error
+ * under INVALID=ERROR), its geometry exported as Add does. */
+bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts *counts)
+{
+    const GIntBig fid = batch->fids[i];
+    const GUInt32 errors_before = CPLGetErrorCounter();
+    std::unique_ptr<OGRFeature> f(src.layer->GetFeature(fid));
+    const bool failed_read =
+        CPLGetErrorCounter() != errors_before && CPLGetLastErrorType() == CE_Failure;
+    const OGRGeometry *g = f ? f->GetGeomFieldRef(src.geom_field) : nullptr;
+    if (g == nullptr)
+        return !failed_read || NoteUnreadable(src, fid, counts);
+    return batch->wkb.Set(i, g, &counts->curves_linearized);
+}
+
+}  // namespace
+
+int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
+                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit)
+{
+    if (!Eligible(src))
+        return 0;
+    OGRLayer *lyr = src.layer;
+    OGRFeatureDefn *defn = lyr->GetLayerDefn();
+    ArrowArrayStream stream;
+    memset(&stream, 0, sizeof stream);
+    char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
+    const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
+    CSLDestroy(opts);
+    if (!opened)
+        return 0; /* the layer reads features instead */
+    ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    int result = 1;
+    bool first = true;
+    std::vector<size_t> deferred; /* batch entries the feature path reads */
+    if (stream.get_schema(&stream, &schema) != 0)
+        result = 0;
+    while (result == 1)
+    {
+        ArrowArray arr;
+        memset(&arr, 0, sizeof arr);
+        if (stream.get_next(&stream, &arr) != 0)
+        {
+            const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
+            CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
+                     src.name.c_str(), msg ? msg : "Arrow stream error");
+            result = -1;
+            break;
+        }
+        if (arr.release == nullptr)
+            break; /* the end */
+        Columns c;
+        if (!FindColumns(schema, arr, lyr, &c))
+        {
+            arr.release(&arr);
+            /* a layout this reader does not take: nothing taken yet, or
+             * the rows so far are lost for the feature path */
+            result = first ? 0 : -1;
+            if (result < 0)
+                CPLError(CE_Failure, CPLE_AppDefined,
+                         "VSGPU: layer '%s': its Arrow stream changed its columns",
+                         src.name.c_str());
+            break;
+        }
+        first = false;
+        bool stop = false;
+        for (int64_t r = 0; r < arr.length; ++r)
+            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &stop, &deferred))
+            {
+                result = -1;
+                break;
+            }
+        arr.release(&arr);
+    }
+    if (schema.release)
+        schema.release(&schema);
+    stream.release(&stream);
+    lyr->ResetReading();
+    for (size_t k = 0; result == 1 && k < deferred.size(); ++k)
+        if (!ReadDeferred(src, batch, deferred[k], counts))
+            result = -1;
+    if (result == 0)
+        batch->wkb.Clear();
+    batch->at_end = result == 1;
+    CPLDebug(VSGPU_DEBUG, "layer '%s' %s", src.name.c_str(),
+             result == 1  ? "read through its Arrow stream"
+             : result < 0 ? "read through its Arrow stream: failed"
+                          : "not read through an Arrow stream: read as features");
+    return result;
+}
+
+}  // namespace vsgpu
