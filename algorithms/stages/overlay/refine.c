@@ -312,19 +312,7 @@ static vsg_status select_and_build(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s,
     TRY(get(x, s, (size_t)(np + 1) * I64, &c->keep_off));
     TRY(step(x, c, VSG_REF_SELECT, np));
     TRY(vsg_scan_total(x, c->keep, c->keep_off, np, &n));
-    R->n = n;
-    TRY(get(x, s, (size_t)n * I64, &R->group));
-    TRY(get(x, s, (size_t)n * F64, &R->ax));
-    TRY(get(x, s, (size_t)n * F64, &R->ay));
-    TRY(get(x, s, (size_t)n * F64, &R->bx));
-    TRY(get(x, s, (size_t)n * F64, &R->by));
-    TRY(get(x, s, (size_t)n * 4 * F64, &R->box));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
-    TRY(get(x, s, (size_t)n * I64, &R->sidx));
-    TRY(get(x, s, (size_t)n * I64, &R->eidx));
-    TRY(get(x, s, (size_t)n * I64, &R->spos));
-    TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(vsg_union_boundary_alloc(x, s, R, n));
     TRY(step(x, c, VSG_REF_R_FILL, np));
 done:
     vsg_exec_stage_end(x, np, n);

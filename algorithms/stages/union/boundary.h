@@ -17,7 +17,11 @@
 #define VSG_STAGES_UNION_BOUNDARY_H
 
 #include "stages/stages.h"
+#include "stages/step.h"
 #include "elements/union/coverage.h"
+
+/* R's arrays for n segments, from s (freed with it); R->n = n. */
+vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n);
 
 vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_groups,
                                     vsg_columnar *out, uint8_t *group_ok, uint32_t *why);

@@ -52,6 +52,7 @@ static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
 static int64_t blocks(int64_t n) { return (n + VSG_COV_BLOCK - 1) / VSG_COV_BLOCK; }
 
 #define I64 sizeof(int64_t)
+#define F64 sizeof(double)
 
 /* Pointer jumping until a round changes nothing (s: the round step). */
 static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t **a2)
@@ -351,6 +352,26 @@ static vsg_status run(vsg_exec *x, vsg_cov_ctx *c, int have_r, vsg_columnar *out
     vsg_scratch_free(x, &s);
     if (st != VSG_OK)
         vsg_columnar_free(out);
+    return st;
+}
+
+vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n)
+{
+    vsg_status st;
+    R->n = n;
+    TRY(get(x, s, (size_t)n * I64, &R->group));
+    TRY(get(x, s, (size_t)n * F64, &R->ax));
+    TRY(get(x, s, (size_t)n * F64, &R->ay));
+    TRY(get(x, s, (size_t)n * F64, &R->bx));
+    TRY(get(x, s, (size_t)n * F64, &R->by));
+    TRY(get(x, s, (size_t)n * 4 * F64, &R->box));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
+    TRY(get(x, s, (size_t)n * I64, &R->sidx));
+    TRY(get(x, s, (size_t)n * I64, &R->eidx));
+    TRY(get(x, s, (size_t)n * I64, &R->spos));
+    TRY(get(x, s, (size_t)n * I64, &R->epos));
+done:
     return st;
 }
 

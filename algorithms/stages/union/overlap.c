@@ -106,19 +106,7 @@ static vsg_status sweep(vsg_exec *x, vsg_ovu_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)(ne + 1) * I64, &c->emit_off));
     TRY(step(x, c, VSG_OVU_EMIT, ne));
     TRY(vsg_scan_total(x, c->emit, c->emit_off, ne, &n));
-    R->n = n;
-    TRY(get(x, s, (size_t)n * I64, &R->group));
-    TRY(get(x, s, (size_t)n * F64, &R->ax));
-    TRY(get(x, s, (size_t)n * F64, &R->ay));
-    TRY(get(x, s, (size_t)n * F64, &R->bx));
-    TRY(get(x, s, (size_t)n * F64, &R->by));
-    TRY(get(x, s, (size_t)n * 4 * F64, &R->box));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
-    TRY(get(x, s, (size_t)n * I64, &R->sidx));
-    TRY(get(x, s, (size_t)n * I64, &R->eidx));
-    TRY(get(x, s, (size_t)n * I64, &R->spos));
-    TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(vsg_union_boundary_alloc(x, s, R, n));
     TRY(step(x, c, VSG_OVU_R_FILL, ne));
 done:
     vsg_exec_stage_end(x, ne, n);

@@ -275,30 +275,15 @@ static void device_matches_host(void)
         for (int j = 0; j < 12; j++)
             add_square(&m, 5000 + i, j, 1, 5 + (i / 3) * 4 + j / 3);
     vsg_wkb_array in = {m.n, (const unsigned char *const *)m.wkb, m.size};
-    vsg_columnar col, dcol, hout, dout, gout;
+    vsg_columnar col, hout, gout;
     vsg_columnar_report rep;
     REQUIRE(vsg_columnar_from_wkb(&in, &col, &rep) == VSG_OK);
     vsg_col_view hv = vsg_columnar_view(&col);
     uint8_t hok[32], gok[32];
     uint32_t hwhy[32], gwhy[32];
     REQUIRE(vsg_stage_coverage_union(hx, &hv, m.group, groups, &hout, hok, hwhy) == VSG_OK);
-    int64_t *dgroup = NULL;
-    uint8_t *dok = NULL;
-    uint32_t *dwhy = NULL;
-    REQUIRE(vsg_columnar_upload(gx, &col, &dcol) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, m.n * 8, (void **)&dgroup) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, 32, (void **)&dok) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, 128, (void **)&dwhy) == VSG_OK);
-    REQUIRE(vsg_exec_upload(gx, dgroup, m.group, m.n * 8) == VSG_OK);
-    vsg_col_view dv = vsg_columnar_view(&dcol);
-    vsg_status gst = vsg_stage_coverage_union(gx, &dv, dgroup, groups, &dout, dok, dwhy);
-    if (gst != VSG_OK)
-        fprintf(stderr, "  device: %s\n", vsg_exec_last_error(gx));
-    REQUIRE(gst == VSG_OK);
-    REQUIRE(vsg_columnar_download(gx, &dout, &gout) == VSG_OK);
-    REQUIRE(vsg_exec_download(gx, gok, dok, (size_t)groups) == VSG_OK);
-    REQUIRE(vsg_exec_download(gx, gwhy, dwhy, (size_t)groups * 4) == VSG_OK);
-    REQUIRE(vsg_exec_sync(gx) == VSG_OK);
+    REQUIRE(run_on_device(gx, vsg_stage_coverage_union, &col, m.group, groups, &gout, gok,
+                          gwhy) == VSG_OK);
     CHECK(hok[0] == 0 && hwhy[0] != 0);
     for (int g = 5; g < groups; g++)
         CHECK(hok[g] == 1);
@@ -309,12 +294,7 @@ static void device_matches_host(void)
         settled += hok[g];
     fprintf(stderr, "  device: %lld of %d groups settled, identical to the host\n",
             (long long)settled, groups);
-    vsg_exec_free(gx, dgroup);
-    vsg_exec_free(gx, dok);
-    vsg_exec_free(gx, dwhy);
     vsg_columnar_free(&gout);
-    vsg_columnar_free(&dout);
-    vsg_columnar_free(&dcol);
     vsg_columnar_free(&hout);
     vsg_columnar_free(&col);
     members_free(&m);

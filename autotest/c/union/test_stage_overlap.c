@@ -45,6 +45,23 @@ static int run_stage(const members *m, int64_t n_groups, run_result *rr)
 }
 
 /* ---- hand-made groups, each must be settled and equal GEOS ------------------- */
+
+/* Group 0 of m (and a plain square added as group 1) settled, equal to
+ * GEOS's union, of `parts` polygons; m is freed. */
+static void expect_settled(members *m, int parts, const char *name)
+{
+    add_square(m, 100, 100, 1, 1);
+    run_result rr;
+    REQUIRE(run_stage(m, 2, &rr));
+    int ok = rr.ok[0] == 1 && agrees(m, &rr, 0) && n_polygons(rr.out[0]) == parts;
+    if (!ok)
+        fprintf(stderr, "  %s: ok %d why %#x parts %d\n", name, rr.ok[0], rr.why[0],
+                n_polygons(rr.out[0]));
+    CHECK(ok);
+    CHECK(rr.ok[1] == 1 && agrees(m, &rr, 1));
+    run_free(&rr);
+    members_free(m);
+}
 static void settles_hand_cases(void)
 {
     static const struct {
@@ -89,17 +106,7 @@ static void settles_hand_cases(void)
         members m = {0};
         for (int k = 0; k < 4 && cases[c].wkt[k]; k++)
             add_wkt(&m, cases[c].wkt[k], 0);
-        add_square(&m, 100, 100, 1, 1);   /* a plain group beside it */
-        run_result rr;
-        REQUIRE(run_stage(&m, 2, &rr));
-        int ok = rr.ok[0] == 1 && agrees(&m, &rr, 0) && n_polygons(rr.out[0]) == cases[c].parts;
-        if (!ok)
-            fprintf(stderr, "  %s: ok %d why %#x parts %d\n", cases[c].name, rr.ok[0], rr.why[0],
-                    n_polygons(rr.out[0]));
-        CHECK(ok);
-        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
-        run_free(&rr);
-        members_free(&m);
+        expect_settled(&m, cases[c].parts, cases[c].name);
     }
 }
 
@@ -153,17 +160,7 @@ static void settles_runs_of_large_rings(void)
         const double *a = cases[c].a, *b = cases[c].b;
         add_ngon(&m, a[0], a[1], a[2], (int)a[3], a[4], 0);
         add_ngon(&m, b[0], b[1], b[2], (int)b[3], b[4], 0);
-        add_square(&m, 100, 100, 1, 1);
-        run_result rr;
-        REQUIRE(run_stage(&m, 2, &rr));
-        int ok = rr.ok[0] == 1 && agrees(&m, &rr, 0) && n_polygons(rr.out[0]) == cases[c].parts;
-        if (!ok)
-            fprintf(stderr, "  %s: ok %d why %#x parts %d\n", cases[c].name, rr.ok[0], rr.why[0],
-                    n_polygons(rr.out[0]));
-        CHECK(ok);
-        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
-        run_free(&rr);
-        members_free(&m);
+        expect_settled(&m, cases[c].parts, cases[c].name);
     }
 }
 
@@ -339,30 +336,15 @@ static void device_matches_host(void)
             add_blob(&m, 100.0 * g + 6 * rng01(), 6 * rng01(), 1 + 3 * rng01(),
                      5 + (int)(rng_u64() % 40), k % 3 == 1, g);
     vsg_wkb_array in = {m.n, (const unsigned char *const *)m.wkb, m.size};
-    vsg_columnar col, dcol, hout, dout, gout;
+    vsg_columnar col, hout, gout;
     vsg_columnar_report rep;
     REQUIRE(vsg_columnar_from_wkb(&in, &col, &rep) == VSG_OK);
     vsg_col_view hv = vsg_columnar_view(&col);
     uint8_t hok[G], gok[G];
     uint32_t hwhy[G], gwhy[G];
     REQUIRE(vsg_stage_overlap_union(hx, &hv, m.group, G, &hout, hok, hwhy) == VSG_OK);
-    int64_t *dgroup = NULL;
-    uint8_t *dok = NULL;
-    uint32_t *dwhy = NULL;
-    REQUIRE(vsg_columnar_upload(gx, &col, &dcol) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, m.n * 8, (void **)&dgroup) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, G, (void **)&dok) == VSG_OK);
-    REQUIRE(vsg_exec_alloc(gx, G * 4, (void **)&dwhy) == VSG_OK);
-    REQUIRE(vsg_exec_upload(gx, dgroup, m.group, m.n * 8) == VSG_OK);
-    vsg_col_view dv = vsg_columnar_view(&dcol);
-    vsg_status gst = vsg_stage_overlap_union(gx, &dv, dgroup, G, &dout, dok, dwhy);
-    if (gst != VSG_OK)
-        fprintf(stderr, "  device: %s\n", vsg_exec_last_error(gx));
-    REQUIRE(gst == VSG_OK);
-    REQUIRE(vsg_columnar_download(gx, &dout, &gout) == VSG_OK);
-    REQUIRE(vsg_exec_download(gx, gok, dok, G) == VSG_OK);
-    REQUIRE(vsg_exec_download(gx, gwhy, dwhy, G * 4) == VSG_OK);
-    REQUIRE(vsg_exec_sync(gx) == VSG_OK);
+    REQUIRE(run_on_device(gx, vsg_stage_overlap_union, &col, m.group, G, &gout, gok, gwhy) ==
+            VSG_OK);
     CHECK(!memcmp(hok, gok, G) && !memcmp(hwhy, gwhy, G * 4));
     CHECK(same_columnar(&hout, &gout));
     int64_t settled = 0;
@@ -371,12 +353,7 @@ static void device_matches_host(void)
     CHECK(settled * 10 >= G * 9);
     fprintf(stderr, "  device: %lld of %d groups settled, identical to the host\n",
             (long long)settled, G);
-    vsg_exec_free(gx, dgroup);
-    vsg_exec_free(gx, dok);
-    vsg_exec_free(gx, dwhy);
     vsg_columnar_free(&gout);
-    vsg_columnar_free(&dout);
-    vsg_columnar_free(&dcol);
     vsg_columnar_free(&hout);
     vsg_columnar_free(&col);
     members_free(&m);

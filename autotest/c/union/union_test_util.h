@@ -220,4 +220,48 @@ static inline void random_coverage(int n, int groups, double gap, members *m)
     free(py);
 }
 
+/* fn over col's members (groups group[], G of them) on the device gx: its
+ * output, ok[] and why[] brought back to the host. */
+static inline vsg_status run_on_device(vsg_exec *gx, union_stage fn, const vsg_columnar *col,
+                                       const int64_t *group, int64_t G, vsg_columnar *gout,
+                                       uint8_t *gok, uint32_t *gwhy)
+{
+    vsg_columnar dcol, dout;
+    int64_t *dgroup = NULL;
+    uint8_t *dok = NULL;
+    uint32_t *dwhy = NULL;
+    size_t n = (size_t)col->n_geoms;
+    vsg_columnar_init(&dcol);
+    vsg_columnar_init(&dout);
+    vsg_status st = vsg_columnar_upload(gx, col, &dcol);
+    if (st == VSG_OK)
+        st = vsg_exec_alloc(gx, (n ? n : 1) * 8, (void **)&dgroup);
+    if (st == VSG_OK)
+        st = vsg_exec_alloc(gx, (size_t)G, (void **)&dok);
+    if (st == VSG_OK)
+        st = vsg_exec_alloc(gx, (size_t)G * 4, (void **)&dwhy);
+    if (st == VSG_OK)
+        st = vsg_exec_upload(gx, dgroup, group, n * 8);
+    if (st == VSG_OK) {
+        vsg_col_view dv = vsg_columnar_view(&dcol);
+        st = fn(gx, &dv, dgroup, G, &dout, dok, dwhy);
+        if (st != VSG_OK)
+            fprintf(stderr, "  device: %s\n", vsg_exec_last_error(gx));
+    }
+    if (st == VSG_OK)
+        st = vsg_columnar_download(gx, &dout, gout);
+    if (st == VSG_OK)
+        st = vsg_exec_download(gx, gok, dok, (size_t)G);
+    if (st == VSG_OK)
+        st = vsg_exec_download(gx, gwhy, dwhy, (size_t)G * 4);
+    if (st == VSG_OK)
+        st = vsg_exec_sync(gx);
+    vsg_exec_free(gx, dgroup);
+    vsg_exec_free(gx, dok);
+    vsg_exec_free(gx, dwhy);
+    vsg_columnar_free(&dout);
+    vsg_columnar_free(&dcol);
+    return st;
+}
+
 #endif
