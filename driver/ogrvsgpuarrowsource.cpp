@@ -125,6 +125,32 @@ bool ParseQuietly(const unsigned char *w, size_t n, OGRGeometry **g)
     return ok;
 }
 
+/* What the layer's driver said while it filled a record batch. From GDAL
+ * 3.10 on, GeoPackage's stream reports an unreadable geometry itself
+ * ("Unable to read geometry") and hands the row out as NULL; the row is
+ * read again as a feature (ReadDeferred), which reports it once more, as
+ * the feature path does. So the stream's failures are held back when
+ * there are such rows; everything else is passed on as it was said. */
+struct Said
+{
+    CPLErr cls;
+    CPLErrorNum no;
+    std::string msg;
+};
+
+void CPL_STDCALL Hold(CPLErr cls, CPLErrorNum no, const char *msg)
+{
+    auto *said = static_cast<std::vector<Said> *>(CPLGetErrorHandlerUserData());
+    said->push_back({cls, no, msg ? msg : ""});
+}
+
+void PassOn(const std::vector<Said> &said, bool keep_failures)
+{
+    for (const Said &m : said)
+        if (m.cls != CE_Failure || keep_failures)
+            CPLError(m.cls, m.no, "%s", m.msg.c_str());
+}
+
 /* The columns of one record batch this reader uses. */
 struct Columns
 {
@@ -293,13 +319,17 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
     int result = 1;
     bool first = true;
     std::vector<size_t> deferred; /* batch entries the feature path reads */
+    std::vector<Said> said;       /* by the driver, while filling batches */
     if (stream.get_schema(&stream, &schema) != 0)
         result = 0;
     while (result == 1)
     {
         ArrowArray arr;
         memset(&arr, 0, sizeof arr);
-        if (stream.get_next(&stream, &arr) != 0)
+        CPLPushErrorHandlerEx(Hold, &said);
+        const int got = stream.get_next(&stream, &arr);
+        CPLPopErrorHandler();
+        if (got != 0)
         {
             const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
             CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
@@ -336,6 +366,7 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
         schema.release(&schema);
     stream.release(&stream);
     lyr->ResetReading();
+    PassOn(said, deferred.empty());
     for (size_t k = 0; result == 1 && k < deferred.size(); ++k)
         if (!ReadDeferred(src, batch, deferred[k], counts))
             result = -1;
