@@ -388,17 +388,30 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
                      const std::function<bool(const OGRFeature &)> &visit =
                          nullptr);
 
-/* Sets (or clears, filter == nullptr) src's attribute and spatial filters
- * and resets reading. Returns false on an invalid WHERE (CE_Failure). */
+/* Every row of src (after PrepareSource), as ReadSourceBatch(src,
+ * SIZE_MAX, ...) reads them: through the layer's Arrow stream where it
+ * can be (ReadSourceArrow), else as features. */
+bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
+                     DriverCounts *counts,
+                     const std::function<bool(const OGRFeature &)> &visit = nullptr);
+
 /* Every row of src through its Arrow stream (ogrvsgpuarrowsource.cpp), as
  * ReadSourceBatch(src, SIZE_MAX, ...) would read them: 1 read, 0 not taken
  * (nothing read: the caller reads features), -1 failed (CE_Failure
  * emitted, or visit stopped it). Call after PrepareSource. */
+int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
+                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit);
+
+/* Whether the source driver reported a failure since the error counter
+ * read `before` (how a driver says it could not decode a geometry). */
+bool DriverFailedSince(GUInt32 before);
+
 /* An unreadable geometry of feature fid: counted, or under INVALID=ERROR
  * the statement's error (CE_Failure emitted, false). */
 bool NoteUnreadable(const Source &src, GIntBig fid, DriverCounts *counts);
-int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
-                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit);
+
+/* Sets (or clears, filter == nullptr) src's attribute and spatial filters
+ * and resets reading. Returns false on an invalid WHERE (CE_Failure). */
 bool PrepareSource(const Source &src, const OGRGeometry *spatial_filter);
 void ClearSourceFilters(const Source &src);
 

@@ -233,7 +233,7 @@ void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t
 /* Row `row` of the batch into the caller's batch: fields, FID, WKB. */
 bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *batch,
              DriverCounts *counts, bool keep_fields,
-             const std::function<bool(const OGRFeature &)> &visit, bool *stop,
+             const std::function<bool(const OGRFeature &)> &visit,
              std::vector<size_t> *deferred)
 {
     auto f = std::make_unique<OGRFeature>(defn);
@@ -272,10 +272,7 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
         batch->wkb.AddNull();
     }
     if (visit && !visit(*f))
-    {
-        *stop = true;
-        return false;
-    }
+        return false;   /* stopped by the caller (progress cancelled) */
     batch->fids.push_back(fid);
     if (keep_fields)
         batch->feats.push_back(std::move(f));
@@ -290,8 +287,7 @@ bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts 
     const GIntBig fid = batch->fids[i];
     const GUInt32 errors_before = CPLGetErrorCounter();
     std::unique_ptr<OGRFeature> f(src.layer->GetFeature(fid));
-    const bool failed_read =
-        CPLGetErrorCounter() != errors_before && CPLGetLastErrorType() == CE_Failure;
+    const bool failed_read = DriverFailedSince(errors_before);
     const OGRGeometry *g = f ? f->GetGeomFieldRef(src.geom_field) : nullptr;
     if (g == nullptr)
         return !failed_read || NoteUnreadable(src, fid, counts);
@@ -353,9 +349,8 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
             break;
         }
         first = false;
-        bool stop = false;
         for (int64_t r = 0; r < arr.length; ++r)
-            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &stop, &deferred))
+            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &deferred))
             {
                 result = -1;
                 break;

@@ -315,9 +315,7 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
         return ReportProgress(vsgpu::PhaseFraction(
             0, kReadEnd, static_cast<GIntBig>(keys.size()), input_total));
     };
-    const int arrow = vsgpu::ReadSourceArrow(input, true, &batch, &m_counts, visit);
-    if (arrow < 0 || (arrow == 0 && !vsgpu::ReadSourceBatch(input, SIZE_MAX, true, &batch,
-                                                             &m_counts, visit)))
+    if (!vsgpu::ReadWholeSource(input, true, &batch, &m_counts, visit))
         return false;
     const std::vector<GIntBig> &fids = batch.fids;
     std::vector<std::unique_ptr<OGRFeature>> &feats = batch.feats;

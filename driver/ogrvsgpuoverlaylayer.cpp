@@ -75,9 +75,7 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
         return false;
     const bool keep_fields = m_plan->op != vsgpu::Op::Clip;
     vsgpu::SourceBatch batch;
-    const int arrow = vsgpu::ReadSourceArrow(method, keep_fields, &batch, &m_counts, nullptr);
-    if (arrow < 0 || (arrow == 0 && !vsgpu::ReadSourceBatch(method, SIZE_MAX, keep_fields,
-                                                             &batch, &m_counts)))
+    if (!vsgpu::ReadWholeSource(method, keep_fields, &batch, &m_counts))
         return false;
     m_method_feats = std::move(batch.feats);
     const std::vector<GIntBig> &fids = batch.fids;

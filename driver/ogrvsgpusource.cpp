@@ -96,6 +96,11 @@ vsg_wkb_array WkbBatch::View()
     return a;
 }
 
+bool DriverFailedSince(GUInt32 before)
+{
+    return CPLGetErrorCounter() != before && CPLGetLastErrorType() == CE_Failure;
+}
+
 bool NoteUnreadable(const Source &src, GIntBig fid, DriverCounts *counts)
 {
     if (src.strict_read)
@@ -125,8 +130,7 @@ static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *fe
      * error counter, without resetting the caller's error state. */
     const GUInt32 errors_before = CPLGetErrorCounter();
     OGRFeature *f = src.layer->GetNextFeature();
-    const bool failed_read = CPLGetErrorCounter() != errors_before &&
-                             CPLGetLastErrorType() == CE_Failure;
+    const bool failed_read = DriverFailedSince(errors_before);
     if (f == nullptr)
         return false;
     feat->reset(f);
@@ -187,6 +191,15 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
             batch->feats.push_back(std::move(f));
     }
     return true;
+}
+
+bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
+                     DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit)
+{
+    const int arrow = ReadSourceArrow(src, keep_fields, batch, counts, visit);
+    if (arrow != 0)
+        return arrow > 0;
+    return ReadSourceBatch(src, SIZE_MAX, keep_fields, batch, counts, visit);
 }
 
 bool PrepareSource(const Source &src, const OGRGeometry *spatial_filter)

@@ -108,6 +108,32 @@ static vsg_status write_groups(const cov_run *r, const uint8_t *ok, const int64_
  * a call near 2.5 GB at any statement size; a larger group goes alone. */
 #define OVU_BATCH_VERTICES ((size_t)1 << 20)
 
+/* stage over members on x, in a run of its own freed before it returns
+ * (the next stage has the backend's memory): ok[j] for its groups, their
+ * WKB into out's groups g_of[j] (g_of NULL: the same). */
+static vsg_status union_call(vsg_exec *x, int on_gpu, union_stage_fn stage,
+                             const vsg_wkb_array *members, const int64_t *group_of,
+                             int64_t n_groups, const int64_t *g_of, uint8_t *ok,
+                             vsg_group_union_out *out)
+{
+    cov_run r;
+    memset(&r, 0, sizeof r);
+    r.x = x;
+    r.on_gpu = on_gpu;
+    r.stage = stage;
+    vsg_columnar_report rep;
+    vsg_status st = VSG_OK;
+    r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
+    if (!r.why || vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK)
+        st = run_stage(&r, group_of, n_groups, ok);
+    if (st == VSG_OK)
+        st = write_groups(&r, ok, g_of, n_groups, out);
+    run_free(&r);
+    return st;
+}
+
 /* One overlap union call over members sub (groups 0..G-1, out's groups
  * g_of[]). A stage that cannot take them (keys too wide, memory) settles
  * nothing and is no failure: GEOS unions those groups, counted. */
@@ -115,24 +141,12 @@ static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_wkb_array *su
                                 const int64_t *grp, int64_t G, const int64_t *g_of,
                                 vsg_group_union_out *out)
 {
-    cov_run r;
-    memset(&r, 0, sizeof r);
-    r.x = x;
-    r.on_gpu = on_gpu;
-    r.stage = vsg_stage_overlap_union;
-    vsg_columnar_report rep;
-    vsg_status st = VSG_OK;
     uint8_t *ok = vsg_calloc((size_t)G + 1, 1);
-    r.why = vsg_calloc((size_t)G + 1, sizeof *r.why);
-    if (!r.why || !ok || vsg_columnar_from_wkb(sub, &r.host, &rep) != VSG_OK)
-        st = VSG_ERR_NOMEM;
-    if (st == VSG_OK)
-        st = run_stage(&r, grp, G, ok);
+    vsg_status st = ok ? union_call(x, on_gpu, vsg_stage_overlap_union, sub, grp, G, g_of, ok,
+                                    out)
+                       : VSG_ERR_NOMEM;
     if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
-        st = VSG_OK;   /* nothing settled: ok[] is still all 0 on the host */
-    else if (st == VSG_OK)
-        st = write_groups(&r, ok, g_of, G, out);
-    run_free(&r);
+        st = VSG_OK;   /* nothing settled: the stage failed before any WKB was written */
     free(ok);
     return st;
 }
@@ -232,25 +246,12 @@ static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t 
 static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
                              const int64_t *group_of, int64_t n_groups, vsg_group_union_out *out)
 {
-    cov_run r;
-    memset(&r, 0, sizeof r);
-    r.x = x;
-    r.on_gpu = on_gpu;
-    r.stage = vsg_stage_coverage_union;
     if (!on_gpu)
         vsg_exec_set_host_plain(x);
-    r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
-    vsg_columnar_report rep;
-    vsg_status st = VSG_OK;
-    if (!r.why || vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
-        st = VSG_ERR_NOMEM;
     uint8_t *ok = vsg_calloc((size_t)n_groups + 1, 1);
-    if (!ok)
-        st = VSG_ERR_NOMEM;
-    if (st == VSG_OK)
-        st = run_stage(&r, group_of, n_groups, ok);
-    if (st == VSG_OK)
-        st = write_groups(&r, ok, NULL, n_groups, out);
+    vsg_status st = ok ? union_call(x, on_gpu, vsg_stage_coverage_union, members, group_of,
+                                    n_groups, NULL, ok, out)
+                       : VSG_ERR_NOMEM;
     if (st == VSG_OK && on_gpu)
         st = overlap_pass(x, on_gpu, members, group_of, n_groups, ok, out);
     free(ok);
@@ -261,7 +262,6 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *membe
             out->wkb[g] = NULL;
         }
     }
-    run_free(&r);
     return st;
 }
 
