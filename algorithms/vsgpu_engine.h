@@ -148,6 +148,14 @@ void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
                      int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak);
 double vsg_now_s(void);          /* monotonic clock, seconds               */
 size_t vsg_profile_count(const vsg_profile *p);
+/* Steps of the stages (VSGPU_PROFILE_STEPS): seconds and calls added to
+ * the record of (name, device), kept apart from the stages (not in
+ * total_s); written as the trace's "steps". */
+void vsg_profile_add_step(vsg_profile *p, const char *name, const char *device,
+                          double elapsed_s, int64_t calls);
+size_t vsg_profile_step_count(const vsg_profile *p);
+int vsg_profile_get_step(const vsg_profile *p, size_t i, const char **name,
+                         const char **device, double *elapsed_s, int64_t *calls);
 /* Record i; strings owned by the profile. Returns 0 if i is out of range. */
 int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
                     const char **device, double *elapsed_s, int64_t *rows_in,

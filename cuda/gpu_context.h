@@ -19,6 +19,7 @@
 #include "gpu_internal.h"
 
 #define VSG_GPU_MAX_STAGES 256
+#define VSG_GPU_MAX_MARKS 16384 /* step marks between flushes (PROFILE_STEPS) */
 #define VSG_GPU_STAGE_DEPTH 8     /* stages open inside each other        */
 #define VSG_GPU_OOM_RETRIES 3     /* tier B: retries after a failed alloc */
 
@@ -62,6 +63,9 @@ struct vsg_gpu {
     int depth_overflow;         /* begun deeper than VSG_GPU_STAGE_DEPTH    */
     int64_t stages_dropped;     /* begun past the capacity: not timed       */
 
+    /* Step marks (step_timer.cu): events made on first use. */
+    cudaEvent_t *marks;
+
     char error[512];
 };
 
@@ -72,6 +76,8 @@ void vsg_gpu_memory_release_all(vsg_gpu *g);
 void vsg_gpu_memory_release_deferred(vsg_gpu *g);
 /* stage_timer.cu: destroys the events (close). */
 void vsg_gpu_stages_destroy(vsg_gpu *g);
+/* step_timer.cu: destroys the step marks' events (close). */
+void vsg_gpu_marks_destroy(vsg_gpu *g);
 /* runtime.cu: makes g's device current for this host thread (CUDA's
  * current device is per thread; statements may run on any thread). */
 vsg_status vsg_gpu_bind(vsg_gpu *g);

@@ -99,6 +99,7 @@ static void teardown(vsg_gpu *g)
         if (g->blocks)
             vsg_gpu_memory_release_all(g);
         vsg_gpu_stages_destroy(g);
+        vsg_gpu_marks_destroy(g);
         (void)cudaStreamDestroy(g->stream);
     }
     if (g->pool)

@@ -65,7 +65,7 @@ struct Options
     int batch_size = 16384;
     std::string profile_path; /* VSGPU_PROFILE, "" when unset */
     /* the GPU pipeline (docs/gpu-runtime.md): device and memory tiers */
-    vsg_gpu_settings gpu{0, 0, 0, 0, 0};
+    vsg_gpu_settings gpu{0, 0, 0, 0, 0, 0};
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */

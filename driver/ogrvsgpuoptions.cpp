@@ -95,6 +95,8 @@ const Decl kOptions[] = {
      "Managed memory for data beyond GPU memory (slower)"},
     {"NVTX", "VSGPU_NVTX", Kind::Bool, "NO", false,
      "NVTX ranges around GPU stages"},
+    {"PROFILE_STEPS", "VSGPU_PROFILE_STEPS", Kind::Bool, "NO", false,
+     "The profile (VSGPU_PROFILE) also times every step of the stages of the GPU pipeline"},
     {"GPU_MIN_ROWS", "VSGPU_GPU_MIN_ROWS", Kind::MinRows, "MEASURED", false,
      "AUTO takes the GPU pipeline from this many input rows (MEASURED: the crossover measured on the GPU host)"},
     {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
@@ -283,6 +285,8 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->gpu.managed = b ? 1 : 0;
             else if (EQUAL(d.name, "NVTX"))
                 o->gpu.nvtx = b ? 1 : 0;
+            else if (EQUAL(d.name, "PROFILE_STEPS"))
+                o->gpu.steps = b ? 1 : 0;
             else if (EQUAL(d.name, "PROGRESS"))
                 o->progress = b;
             else if (EQUAL(d.name, "COVERAGE_UNION"))

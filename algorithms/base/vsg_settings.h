@@ -33,6 +33,7 @@ typedef struct {
     int managed;          /* VSGPU_GPU_MANAGED_MEMORY: tier C, managed memory
                              with prefetch                                   */
     int nvtx;             /* VSGPU_NVTX: NVTX ranges around stages           */
+    int steps;            /* VSGPU_PROFILE_STEPS: every step of a stage timed */
 } vsg_gpu_settings;
 
 static inline void vsg_gpu_settings_init(vsg_gpu_settings *s)
@@ -42,6 +43,7 @@ static inline void vsg_gpu_settings_init(vsg_gpu_settings *s)
     s->oom_safety = 0;
     s->managed = 0;
     s->nvtx = 0;
+    s->steps = 0;
 }
 
 /* The memory pool of a backend over its life. */

@@ -22,9 +22,20 @@ typedef struct {
     int64_t rows_in, rows_out, bytes_h2d, bytes_d2h, pool_peak;
 } record;
 
+/* A step of a stage (VSGPU_PROFILE_STEPS): kept apart from the stages, so
+ * that total_s stays the sum of the stages. */
+typedef struct {
+    char *name;
+    char *device;
+    double elapsed_s;
+    int64_t calls;
+} step_record;
+
 struct vsg_profile {
     record *rec;
     size_t n, cap;
+    step_record *step;
+    size_t n_step, cap_step;
 };
 
 double vsg_now_s(void)
@@ -48,6 +59,11 @@ void vsg_profile_destroy(vsg_profile *p)
         free(p->rec[i].device);
     }
     free(p->rec);
+    for (size_t i = 0; i < p->n_step; i++) {
+        free(p->step[i].name);
+        free(p->step[i].device);
+    }
+    free(p->step);
     free(p);
 }
 
@@ -103,6 +119,57 @@ void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
     r->bytes_d2h += bytes_d2h;
     if (pool_peak > r->pool_peak)
         r->pool_peak = pool_peak;
+}
+
+void vsg_profile_add_step(vsg_profile *p, const char *name, const char *device,
+                          double elapsed_s, int64_t calls)
+{
+    if (!p || !name || !device)
+        return;
+    step_record *r = NULL;
+    for (size_t i = 0; i < p->n_step && !r; i++)
+        if (strcmp(p->step[i].name, name) == 0 && strcmp(p->step[i].device, device) == 0)
+            r = &p->step[i];
+    if (!r) {
+        if (p->n_step == p->cap_step) {
+            size_t cap = p->cap_step ? 2 * p->cap_step : 64;
+            step_record *q = realloc(p->step, cap * sizeof *q);
+            if (!q)
+                return;
+            p->step = q;
+            p->cap_step = cap;
+        }
+        r = &p->step[p->n_step];
+        memset(r, 0, sizeof *r);
+        r->name = dup_str(name);
+        r->device = dup_str(device);
+        if (!r->name || !r->device) {
+            free(r->name);
+            free(r->device);
+            return;
+        }
+        p->n_step++;
+    }
+    r->elapsed_s += elapsed_s;
+    r->calls += calls;
+}
+
+size_t vsg_profile_step_count(const vsg_profile *p)
+{
+    return p ? p->n_step : 0;
+}
+
+int vsg_profile_get_step(const vsg_profile *p, size_t i, const char **name,
+                         const char **device, double *elapsed_s, int64_t *calls)
+{
+    if (!p || i >= p->n_step)
+        return 0;
+    const step_record *r = &p->step[i];
+    if (name) *name = r->name;
+    if (device) *device = r->device;
+    if (elapsed_s) *elapsed_s = r->elapsed_s;
+    if (calls) *calls = r->calls;
+    return 1;
 }
 
 size_t vsg_profile_count(const vsg_profile *p)
@@ -240,7 +307,22 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
         if (isfinite(r->elapsed_s))
             total += r->elapsed_s;
     }
-    fputs(p->n ? "\n  ],\n  \"total_s\": " : "],\n  \"total_s\": ", f);
+    fputs(p->n ? "\n  ]" : "]", f);
+    if (p->n_step > 0) {
+        fputs(",\n  \"steps\": [", f);
+        for (size_t i = 0; i < p->n_step; i++) {
+            const step_record *r = &p->step[i];
+            fputs(i ? ",\n    {\"step\": " : "\n    {\"step\": ", f);
+            write_escaped(f, r->name, strlen(r->name));
+            fputs(", \"device\": ", f);
+            write_escaped(f, r->device, strlen(r->device));
+            fputs(", \"elapsed_s\": ", f);
+            write_number(f, r->elapsed_s);
+            fprintf(f, ", \"calls\": %lld}", (long long)r->calls);
+        }
+        fputs("\n  ]", f);
+    }
+    fputs(",\n  \"total_s\": ", f);
     write_number(f, total);
     fputs("\n}\n", f);
 

@@ -86,6 +86,8 @@ void vsg_exec_destroy(vsg_exec *x)
     if (!x)
         return;
     x->m->close(x);
+    free(x->mark_label);
+    free(x->mark_t);
     free(x);
 }
 
@@ -125,9 +127,68 @@ static vsg_status injected(vsg_exec *x, vsg_fault_kind kind, const char *what)
             return inj_;                                   \
     } while (0)
 
+/* ---- step marks (VSGPU_PROFILE_STEPS) ------------------------------------------
+ * Each step of a stage (a launch, sort, scan, copy or read) leaves a mark
+ * named "<stage>: <step>"; at the flush, the time from one mark to the next
+ * is added to the first one's name. On the GPU that is device time plus any
+ * wait for the host to enqueue the next step, so host work between the
+ * launches of a stage shows as the time of the step before it. */
+void vsg_exec_set_steps(vsg_exec *x, int on)
+{
+    x->steps_on = on ? 1 : 0;
+}
+
+static void step_mark(vsg_exec *x, const char *step, int idx)
+{
+    if (!x->steps_on)
+        return;
+    if (!x->mark_label) {
+        x->mark_label = malloc(VSG_EXEC_MAX_MARKS * sizeof *x->mark_label);
+        x->mark_t = malloc(VSG_EXEC_MAX_MARKS * sizeof *x->mark_t);
+        if (!x->mark_label || !x->mark_t) {
+            free(x->mark_label);
+            free(x->mark_t);
+            x->mark_label = NULL;
+            x->mark_t = NULL;
+            x->steps_on = 0;   /* the trace loses its steps, never the run */
+            return;
+        }
+    }
+    if (x->n_marks >= VSG_EXEC_MAX_MARKS || !x->m->mark(x, x->n_marks)) {
+        x->marks_dropped++;
+        return;
+    }
+    char *l = x->mark_label[x->n_marks++];
+    if (idx >= 0)
+        snprintf(l, 64, "%s: %s %d", x->cur_stage, step, idx);
+    else
+        snprintf(l, 64, "%s: %s", x->cur_stage, step);
+}
+
+/* The marks since the last flush, as step records of p (after a sync). */
+static void flush_steps(vsg_exec *x, vsg_profile *p)
+{
+    for (int i = 0; p && i + 1 < x->n_marks; i++) {
+        double s = 0.0;
+        if (x->m->mark_elapsed(x, i, i + 1, &s))
+            vsg_profile_add_step(p, x->mark_label[i], x->m->device, s, 1);
+    }
+    if (p && x->marks_dropped)
+        vsg_profile_add_step(p, "(steps past the mark table, not timed)", x->m->device, 0.0,
+                             x->marks_dropped);
+    x->n_marks = 0;
+    x->marks_dropped = 0;
+}
+
 vsg_status vsg_exec_launch(vsg_exec *x, const char *stage)
 {
+    return vsg_exec_launch_step(x, stage, -1);
+}
+
+vsg_status vsg_exec_launch_step(vsg_exec *x, const char *stage, int step)
+{
     INJECT(x, VSG_FAULT_GPU_CALL, stage);
+    step_mark(x, stage, step);
     return VSG_OK;
 }
 
@@ -152,6 +213,7 @@ vsg_status vsg_exec_memset(vsg_exec *x, void *p, int value, size_t bytes)
     if (bytes == 0)
         return VSG_OK;
     INJECT(x, VSG_FAULT_GPU_CALL, "memset");
+    step_mark(x, "memset", -1);
     return x->m->memset(x, p, value, bytes);
 }
 
@@ -160,6 +222,7 @@ vsg_status vsg_exec_upload(vsg_exec *x, void *dst, const void *src, size_t bytes
     if (bytes == 0)
         return VSG_OK;
     INJECT(x, VSG_FAULT_GPU_CALL, "upload");
+    step_mark(x, "upload", -1);
     return x->m->upload(x, dst, src, bytes);
 }
 
@@ -168,6 +231,7 @@ vsg_status vsg_exec_download(vsg_exec *x, void *dst, const void *src, size_t byt
     if (bytes == 0)
         return VSG_OK;
     INJECT(x, VSG_FAULT_GPU_CALL, "download");
+    step_mark(x, "download", -1);
     return x->m->download(x, dst, src, bytes);
 }
 
@@ -176,6 +240,7 @@ vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes)
     if (bytes == 0)
         return VSG_OK;
     INJECT(x, VSG_FAULT_GPU_CALL, "copy");
+    step_mark(x, "copy", -1);
     return x->m->copy(x, dst, src, bytes);
 }
 
@@ -187,7 +252,9 @@ vsg_status vsg_exec_sync(vsg_exec *x)
 
 vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out)
 {
-    vsg_status st = vsg_exec_download(x, out, src, sizeof *out);
+    INJECT(x, VSG_FAULT_GPU_CALL, "download");
+    step_mark(x, "read (the host waits)", -1);
+    vsg_status st = x->m->download(x, out, src, sizeof *out);
     return st == VSG_OK ? vsg_exec_sync(x) : st;
 }
 
@@ -197,6 +264,7 @@ vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64
     if (n < 0)
         return vsg_exec_fail(x, VSG_ERR_INVALID_ARG, "scan of %lld items", (long long)n);
     INJECT(x, VSG_FAULT_GPU_CALL, "scan");
+    step_mark(x, "scan", -1);
     return x->m->scan_i64(x, in, out, n);
 }
 
@@ -207,6 +275,7 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
         return vsg_exec_fail(x, VSG_ERR_INVALID_ARG, "sort of %lld items on %d bits",
                              (long long)n, key_bits);
     INJECT(x, VSG_FAULT_GPU_CALL, "sort");
+    step_mark(x, "sort", -1);
     return x->m->sort_u64_i64(x, keys, vals, n, key_bits);
 }
 
@@ -215,16 +284,19 @@ void vsg_exec_stage_begin(vsg_exec *x, const char *stage)
 {
     snprintf(x->cur_stage, sizeof x->cur_stage, "%s", stage);
     x->m->stage_begin(x, stage);
+    step_mark(x, "(set-up, before the first step)", -1);
 }
 
 void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
 {
     x->m->stage_end(x, rows_in, rows_out);
+    step_mark(x, "(after the stage, until the next)", -1);
 }
 
 void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p)
 {
     x->m->flush_profile(x, p);
+    flush_steps(x, p);
 }
 
 /* ---- work meter ---------------------------------------------------------------- */

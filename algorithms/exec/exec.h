@@ -87,6 +87,9 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
  * VSG_OK, or (test builds, VSGPU_FAULT=gpu_call:<n>, core/fault.h) the
  * status a failed launch gives, with the message set. */
 vsg_status vsg_exec_launch(vsg_exec *x, const char *stage);
+/* The same, for step `step` of a stage's numbered steps (its enum value:
+ * the profile's step name ends with it; bench/tools/steps.py names it). */
+vsg_status vsg_exec_launch_step(vsg_exec *x, const char *stage, int step);
 
 /* ---- profiling rail ---------------------------------------------------- */
 /* Stages are timed on the backend's clock (CUDA events on the GPU; no
@@ -98,6 +101,11 @@ void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out);
  * flush (device vsg_exec_device(x), bytes moved, pool peak) and forgets
  * them. */
 void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p);
+/* Step marks (VSGPU_PROFILE_STEPS): with on, every step of a stage is
+ * timed too (an event per step on the GPU), and the flush adds the
+ * profile's step records (vsg_profile_add_step). Off by default: the
+ * marks cost a few microseconds each. */
+void vsg_exec_set_steps(vsg_exec *x, int on);
 
 /* ---- work meter ----------------------------------------------------------
  * The rule of docs/gpu-stages.md: no launch item does work that grows with

@@ -120,6 +120,16 @@ static void gpu_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
     vsg_gpu_get_stats(x->gpu, s);
 }
 
+static int gpu_mark(vsg_exec *x, int i)
+{
+    return vsg_gpu_mark(x->gpu, i);
+}
+
+static int gpu_mark_elapsed(vsg_exec *x, int i, int j, double *seconds)
+{
+    return vsg_gpu_mark_elapsed(x->gpu, i, j, seconds);
+}
+
 static void gpu_stage_begin(vsg_exec *x, const char *stage)
 {
     if (x->open_stage >= 0 || x->n_stages >= VSG_EXEC_MAX_STAGES)
@@ -188,6 +198,8 @@ const vsg_exec_methods vsg_exec_gpu_methods = {
     gpu_stage_end,
     gpu_flush_profile,
     gpu_get_stats,
+    gpu_mark,
+    gpu_mark_elapsed,
 };
 
 #else /* !VSGPU_HAVE_CUDA */

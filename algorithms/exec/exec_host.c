@@ -200,6 +200,19 @@ static void host_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
     *s = x->stats;
 }
 
+/* Step marks on the host: the wall clock (exec.c made mark_t). */
+static int host_mark(vsg_exec *x, int i)
+{
+    x->mark_t[i] = vsg_now_s();
+    return 1;
+}
+
+static int host_mark_elapsed(vsg_exec *x, int i, int j, double *seconds)
+{
+    *seconds = x->mark_t[j] - x->mark_t[i];
+    return 1;
+}
+
 const vsg_exec_methods vsg_exec_host_methods = {
     "CPU",
     host_close,
@@ -216,4 +229,6 @@ const vsg_exec_methods vsg_exec_host_methods = {
     host_stage_end,
     host_flush_profile,
     host_get_stats,
+    host_mark,
+    host_mark_elapsed,
 };

@@ -42,7 +42,16 @@ struct vsg_exec {
         int64_t max;
     } work[VSG_EXEC_MAX_WORK];
     int n_work;
+    /* step marks (vsg_exec_set_steps, VSGPU_PROFILE_STEPS): mark i's step
+     * name, and on the host backend its wall clock; made on first use */
+    int steps_on;
+    int n_marks;
+    int64_t marks_dropped;
+    char (*mark_label)[64];
+    double *mark_t;
 };
+
+#define VSG_EXEC_MAX_MARKS 16384
 
 /* Sets x->error (printf style) and returns st. */
 vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)
@@ -70,6 +79,10 @@ struct vsg_exec_methods {
     /* After a sync: the stages timed since the last flush, into p. */
     void (*flush_profile)(vsg_exec *x, vsg_profile *p);
     void (*get_stats)(const vsg_exec *x, vsg_gpu_stats *s);
+    /* Records step mark i (no wait; 0 if it could not), and after a sync
+     * the seconds from mark i to mark j. */
+    int (*mark)(vsg_exec *x, int i);
+    int (*mark_elapsed)(vsg_exec *x, int i, int j, double *seconds);
 };
 
 extern const vsg_exec_methods vsg_exec_host_methods;   /* exec_host.c */

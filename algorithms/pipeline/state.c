@@ -60,6 +60,8 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
 #endif
         s = vsg_exec_create_gpu(&o->settings, &g->x, why, sizeof why);
     }
+    if (s == VSG_OK)
+        vsg_exec_set_steps(g->x, o->settings.steps);
     if (s != VSG_OK) {
         g->x = NULL;
         g->broken = 1;

@@ -20,12 +20,13 @@ static inline int vsg_step_on_gpu(vsg_exec *x) { return vsg_exec_kind_of(x) == V
 #endif
 
 /* The body of a stage's step over n items of one dispatcher: the fault
- * hook (a launch that may fail as a CUDA launch would), then the device
+ * hook (a launch that may fail as a CUDA launch would; s is the step's
+ * number, for the step profile), then the device
  * launcher `launch`, or the host loop over `item` (an expression of the
  * item index i) noting the largest item's work. */
-#define VSG_STEP_BODY(x, name, n, launch, item)                     \
+#define VSG_STEP_BODY(x, name, s, n, launch, item)                  \
     do {                                                            \
-        vsg_status step_st_ = vsg_exec_launch((x), (name));         \
+        vsg_status step_st_ = vsg_exec_launch_step((x), (name), (s)); \
         if (step_st_ != VSG_OK)                                     \
             return step_st_;                                        \
         if (vsg_step_on_gpu(x))                                     \

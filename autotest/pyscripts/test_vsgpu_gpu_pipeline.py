@@ -66,6 +66,37 @@ def test_pipeline_runs_and_reports(counties_gpkg, op, tmp_path):
     assert stages["bounds"]["device"] == dev
 
 
+@pytest.mark.parametrize("steps", [False, True])
+def test_profile_steps(counties_gpkg, tmp_path, steps):
+    """VSGPU_PROFILE_STEPS=YES adds the trace's "steps": every step of the
+    stages, named "<stage>: <step>", its time and calls; the stages and
+    their total do not change meaning. Without it there are no steps."""
+    trace = tmp_path / "trace.json"
+    cfg = gpu_config(VSGPU_PROFILE=str(trace))
+    if steps:
+        cfg["VSGPU_PROFILE_STEPS"] = "YES"
+    res = vu.run_vsgpu(counties_gpkg, STATEMENTS["ST_Intersection"], config=cfg)
+    assert res["features"], res["errors"].errors
+    t = json.loads(trace.read_text())
+    assert math.isclose(t["total_s"], sum(s["elapsed_s"] for s in t["stages"]), rel_tol=1e-6)
+    if not steps:
+        assert "steps" not in t
+        return
+    by_name = {s["step"]: s for s in t["steps"]}
+    dev = "GPU" if BACKEND == "CUDA" else "CPU"
+    for s in t["steps"]:
+        assert s["device"] == dev and s["calls"] >= 1 and s["elapsed_s"] >= 0, s
+        assert ": " in s["step"], s
+    stage_names = {s["stage"] for s in t["stages"]}
+    assert {n.split(": ")[0] for n in by_name} <= stage_names, sorted(by_name)
+    # the candidate join's launches, a sort, and the refine's numbered steps
+    assert "candidates: candidates probe" in by_name, sorted(by_name)
+    assert "candidates: sort" in by_name
+    assert any(n.startswith("refine_nodes: overlay_refine ") for n in by_name), sorted(by_name)
+    # the steps' time is the device's time between marks: within the stages'
+    assert sum(s["elapsed_s"] for s in t["steps"]) > 0
+
+
 @pytest.mark.parametrize("op", sorted(STATEMENTS))
 def test_out_of_memory_in_auto_reruns_on_cpu(counties_gpkg, op):
     """A pool too small for the first allocation: every row of the

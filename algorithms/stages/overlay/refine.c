@@ -38,7 +38,7 @@
 
 static vsg_status step(vsg_exec *x, const vsg_ref_ctx *c, int s, int64_t n)
 {
-    VSG_STEP_BODY(x, "overlay_refine", n, vsg_launch_ref_step(vsg_exec_gpu(x), c, s, n),
+    VSG_STEP_BODY(x, "overlay_refine", s, n, vsg_launch_ref_step(vsg_exec_gpu(x), c, s, n),
                   vsg_ref_item(c, s, i));
 }
 

@@ -42,7 +42,7 @@
 
 static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
 {
-    VSG_STEP_BODY(x, "coverage_union", n, vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n),
+    VSG_STEP_BODY(x, "coverage_union", s, n, vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n),
                   vsg_cov_item(c, s, i));
 }
 

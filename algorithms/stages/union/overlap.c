@@ -35,7 +35,7 @@
 
 static vsg_status step(vsg_exec *x, const vsg_ovu_ctx *c, int s, int64_t n)
 {
-    VSG_STEP_BODY(x, "overlap_union", n, vsg_launch_ovu_step(vsg_exec_gpu(x), c, s, n),
+    VSG_STEP_BODY(x, "overlap_union", s, n, vsg_launch_ovu_step(vsg_exec_gpu(x), c, s, n),
                   vsg_ovu_item(c, s, i));
 }
 
