@@ -63,6 +63,7 @@ struct Options
     vsg_exec_mode mode = VSG_MODE_AUTO;
     int num_threads = 0; /* 0: all cores (ALL_CPUS) */
     int batch_size = 16384;
+    bool batch_size_set = false; /* BATCH_SIZE given, not the default */
     std::string profile_path; /* VSGPU_PROFILE, "" when unset */
     /* the GPU pipeline (docs/gpu-runtime.md): device and memory tiers */
     vsg_gpu_settings gpu{0, 0, 0, 0, 0, 0};
@@ -340,6 +341,11 @@ class WkbBatch
     {
         return m_sizes.size();
     }
+    /* Bytes of WKB held. */
+    size_t Bytes() const
+    {
+        return m_data.size();
+    }
     /* Valid until the next Add/Clear. */
     vsg_wkb_array View();
 
@@ -372,8 +378,9 @@ struct SourceBatch
     }
 };
 
-/* Reads up to max_rows more features of src into *batch (appending),
- * keep_fields: keep each feature's fields.
+/* Reads up to max_rows more features of src into *batch (appending), and
+ * stops after the feature that brings the batch's WKB to max_bytes or
+ * more; keep_fields: keep each feature's fields.
  * visit (optional) sees each feature before it is kept; returning false
  * stops the read as failed (it has emitted why). Sets batch->at_end when
  * the source is exhausted. Returns false on a read error (CE_Failure
@@ -386,7 +393,8 @@ struct SourceBatch
 bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
                      SourceBatch *batch, DriverCounts *counts,
                      const std::function<bool(const OGRFeature &)> &visit =
-                         nullptr);
+                         nullptr,
+                     size_t max_bytes = SIZE_MAX);
 
 /* Every row of src (after PrepareSource), as ReadSourceBatch(src,
  * SIZE_MAX, ...) reads them: through the layer's Arrow stream where it
@@ -599,7 +607,14 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* Progress: the input features whose results are all handed out. */
     bool ReportConsumed();
 
+    /* The GPU pipeline's batches when BATCH_SIZE is not given
+     * (BatchLimits). */
+    static constexpr size_t kGpuBatchRows = 131072;
+    static constexpr size_t kGpuBatchBytes = size_t{64} << 20;
+
     bool LoadMethod();
+    /* Rows and WKB bytes of the next input batch. */
+    void BatchLimits(size_t *rows, size_t *bytes) const;
     bool NextBatch();
     void FlushBuildStage();
     OGRFeature *BuildFeature(size_t i);

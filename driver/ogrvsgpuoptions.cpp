@@ -66,7 +66,8 @@ const Decl kOptions[] = {
     {"NUM_THREADS", "VSGPU_NUM_THREADS", Kind::Threads, "ALL_CPUS", true,
      "CPU engine threads"},
     {"BATCH_SIZE", "VSGPU_BATCH_SIZE", Kind::PositiveInt, "16384", true,
-     "Input features per batch"},
+     "Input features per batch (unset, the GPU pipeline reads 131072 features or "
+     "64 MB of WKB per batch)"},
     {"METHOD_SOURCES", "VSGPU_METHOD_SOURCES", Kind::MethodSources, "LOCAL",
      false,
      "Datasets a statement may name: LOCAL (local files through file-based "
@@ -337,6 +338,7 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
         case Kind::PositiveInt:
             if (!ParsePositive(v, &o->batch_size))
                 return Invalid(d, origin, v, "a positive integer");
+            o->batch_size_set = !EQUAL(origin, "default");
             return true;
         case Kind::Device:
             if (EQUAL(v, "0"))

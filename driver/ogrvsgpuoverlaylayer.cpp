@@ -98,6 +98,22 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
     return true;
 }
 
+/* The GPU pipeline pays a fixed cost per batch (a few hundred launches,
+ * and reads that wait for the device: about 8 ms a batch on an H100), so
+ * unless BATCH_SIZE is given it takes batches 8 times the CPU engine's,
+ * capped by WKB bytes so that a batch of large polygons stays within
+ * device memory (about 800 bytes of device memory per input vertex at the
+ * peak, docs/gpu-stages.md: 64 MB of WKB, about 4 M vertices, ~3 GB). */
+void OGRVSGPUOverlayLayer::BatchLimits(size_t *rows, size_t *bytes) const
+{
+    *rows = static_cast<size_t>(m_plan->opts.batch_size);
+    *bytes = SIZE_MAX;
+    if (m_plan->opts.batch_size_set || m_plan->dispatch.selected != VSG_RUNTIME_GPU)
+        return;
+    *rows = kGpuBatchRows;
+    *bytes = kGpuBatchBytes;
+}
+
 /* Phase 2: one batch of input features through the engine. */
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
@@ -108,8 +124,10 @@ bool OGRVSGPUOverlayLayer::NextBatch()
 
     const double t0 = vsg_now_s();
     const vsgpu::Source &input = m_plan->input;
-    const size_t batch_size = static_cast<size_t>(m_plan->opts.batch_size);
-    if (!vsgpu::ReadSourceBatch(input, batch_size, true, &m_in, &m_counts))
+    size_t batch_rows = 0, batch_bytes = 0;
+    BatchLimits(&batch_rows, &batch_bytes);
+    if (!vsgpu::ReadSourceBatch(input, batch_rows, true, &m_in, &m_counts, nullptr,
+                                batch_bytes))
     {
         m_failed = true;
         return false;

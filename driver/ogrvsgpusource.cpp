@@ -172,10 +172,11 @@ static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *fe
 
 bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
                      SourceBatch *batch, DriverCounts *counts,
-                     const std::function<bool(const OGRFeature &)> &visit)
+                     const std::function<bool(const OGRFeature &)> &visit,
+                     size_t max_bytes)
 {
     batch->at_end = false;
-    for (size_t n = 0; n < max_rows; ++n)
+    for (size_t n = 0; n < max_rows && batch->wkb.Bytes() < max_bytes; ++n)
     {
         std::unique_ptr<OGRFeature> f;
         bool error = false;
