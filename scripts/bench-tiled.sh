@@ -16,6 +16,13 @@
 #                 states_clip_counties  SELECT * FROM ST_Clip(states, counties)
 #                           (each state cut by its ~60 counties: the pieces'
 #                           union is the heavy part)
+#   skewed        nybb_x_grid   SELECT * FROM ST_Intersection(nybb, grid): the
+#                           NYC boroughs (5 polygons of up to 30,000 vertices
+#                           per copy) against a 10 x 10 grid over each copy
+#                 world_x_grid  SELECT * FROM ST_Intersection(world, grid): the
+#                           world's countries against a 24 x 24 grid
+#                 nybb_clip_rect  SELECT * FROM ST_ClipByRect(nybb, <rect>):
+#                           a rectangle over the central ~60 % of the copies
 # Engines:
 #   cpu-1       the CPU engine on 1 thread
 #   cpu-all     the CPU engine on all cores
@@ -42,6 +49,7 @@ case $op in
   dissolve) workloads="by_state nation overlap"; def="copy cpu-1 cpu-all geos-all gpu" ;;
   intersection) workloads="counties_x_states"; def="copy cpu-all gpu gpu-refine" ;;
   clip) workloads="counties_clip_states states_clip_counties"; def="copy cpu-all gpu gpu-refine" ;;
+  skewed) workloads="nybb_x_grid world_x_grid nybb_clip_rect"; def="copy cpu-all gpu-refine" ;;
   *) echo "bench-tiled.sh: unknown operation $op" >&2; exit 2 ;;
 esac
 engines=${3:-$def}
@@ -50,19 +58,31 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
+only=tiled_counties_x_states
+[ "$op" = skewed ] && only=tiled_nybb_x_grid,tiled_world_x_grid,tiled_nybb_clip_rect
 "$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wl" --tiled-vertices "$n" \
-  --only tiled_counties_x_states > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
-src=$(ls "$work"/wl/tiled_counties_*.gpkg | head -1)
+  --only $only > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
+src=$(ls "$work"/wl/tiled_*.gpkg | head -1)
 if [[ " $workloads " == *" overlap "* ]]; then   # its own k: twice the vertices per copy
   "$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wlo" --tiled-vertices "$n" \
     --only tiled_overlap > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
 fi
-echo "source $src ($("$py" - "$src" <<'PY'
+for f in "$work"/wl/tiled_*.gpkg; do
+  echo "source $f ($("$py" - "$f" <<'PY'
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-print(c.execute("SELECT count(*) FROM counties").fetchone()[0], "counties")
+t = c.execute("SELECT table_name FROM gpkg_contents ORDER BY table_name").fetchall()
+print(", ".join("%s %d" % (n, c.execute('SELECT count(*) FROM "%s"' % n).fetchone()[0]) for (n,) in t))
 PY
 ))"
+done
+# the rectangle of nybb_clip_rect, from the manifest
+rect=$("$py" - "$work/wl/manifest.json" <<'PY'
+import json, sys
+w = [w for w in json.load(open(sys.argv[1]))["workloads"] if w["rect"]]
+print(", ".join("%r" % v for v in w[0]["rect"]) if w else "0, 0, 0, 0")
+PY
+)
 declare -A SQL=(
   [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
   [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
@@ -70,10 +90,20 @@ declare -A SQL=(
   [counties_x_states]="SELECT * FROM ST_Intersection(counties, states)"
   [counties_clip_states]="SELECT * FROM ST_Clip(counties, states)"
   [states_clip_counties]="SELECT * FROM ST_Clip(states, counties)"
+  [nybb_x_grid]="SELECT * FROM ST_Intersection(nybb, grid)"
+  [world_x_grid]="SELECT * FROM ST_Intersection(world, grid)"
+  [nybb_clip_rect]="SELECT * FROM ST_ClipByRect(nybb, $rect)"
 )
+# the input layer of each workload (the copy engine copies it)
+declare -A INPUT=([overlap]=overlap [nybb_x_grid]=nybb [world_x_grid]=world [nybb_clip_rect]=nybb)
 for w in $workloads; do
   wsrc=$src
   [ "$w" = overlap ] && wsrc=$(ls "$work"/wlo/tiled_counties_*.gpkg | head -1)
+  case $w in
+    nybb_*) wsrc=$(ls "$work"/wl/tiled_nybb_*.gpkg | head -1) ;;
+    world_*) wsrc=$(ls "$work"/wl/tiled_world_*.gpkg | head -1) ;;
+  esac
+  lin=${INPUT[$w]:-counties}
   for eng in $engines; do
     best=999
     for r in $(seq 1 "$runs"); do
@@ -88,8 +118,7 @@ for w in $workloads; do
       esac
       s=$(date +%s.%N)
       if [ $eng = copy ]; then
-        ogr2ogr -f GPKG "$work/o.gpkg" "$wsrc" "$([ "$w" = overlap ] && echo overlap || echo counties)" \
-          > "$work/run.log" 2>&1
+        ogr2ogr -f GPKG "$work/o.gpkg" "$wsrc" "$lin" > "$work/run.log" 2>&1
       else
         ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$wsrc" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
           --config VSGPU_PROFILE "$out/trace-$w-$eng-$r.json" > "$work/run.log" 2>&1

@@ -295,7 +295,8 @@ def test_real_workloads_use_data_in_place_with_counts_gdal_agrees_with(real):
 
 TILED_VERTICES = 150000   # k = 2 everywhere: fast, and every copy offset seen
 TILED = ["tiled_counties_x_states", "tiled_counties_clip_states",
-         "tiled_nybb_x_grid", "tiled_nybb_clip_rect", "tiled_counties_clip_rect",
+         "tiled_nybb_x_grid", "tiled_world_x_grid", "tiled_nybb_clip_rect",
+         "tiled_counties_clip_rect",
          "tiled_counties_by_state", "tiled_counties_nation", "tiled_overlap"]
 
 
@@ -322,6 +323,7 @@ def test_tiled_manifest_counts_crs_and_target(tiled):
     assert ops == {"tiled_counties_x_states": "intersection",
                    "tiled_counties_clip_states": "clip",
                    "tiled_nybb_x_grid": "intersection",
+                   "tiled_world_x_grid": "intersection",
                    "tiled_nybb_clip_rect": "clip_rect",
                    "tiled_counties_clip_rect": "clip_rect",
                    "tiled_counties_by_state": "dissolve",
@@ -338,7 +340,8 @@ def test_tiled_manifest_counts_crs_and_target(tiled):
         assert (w["rect"] is not None) == (w["op"] == "clip_rect")
         assert w["input_vertices"] + w["method_vertices"] >= TILED_VERTICES
         slayer = {"overlap": "counties"}.get(w["input"]["layer"], w["input"]["layer"])
-        src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg"}[slayer]
+        src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg",
+               "world": "shared/r_spdata_more.gpkg"}[slayer]
         sds, slyr = _open_layer({"path": str(REPO / "data" / src), "layer": slayer})
         for role, ref in _layers(w):
             assert _counts(ref) == (w[role + "_features"], w[role + "_vertices"]), \

@@ -17,7 +17,8 @@ geometries are dropped and counted (the counties have one empty). Rings are
 kept as the source has them (orientation included). Every attribute of the
 source is kept, plus `tile` (the copy number, j * k + i). The output is
 written with gpkg.write, in the source's CRS row, as MULTIPOLYGON layers
-(the 10 x 10 grid laid over each copy of the boroughs as POLYGON).
+(the 10 x 10 grid laid over each copy of the boroughs, the 24 x 24 grid over
+each copy of the world's countries, as POLYGON).
 
 The dissolves group by (tile, state), tile alone, and (tile, state) on
 "overlap": each copy's counties followed by the same counties translated by
@@ -43,7 +44,8 @@ from polys import Polys
 DEFAULT_VERTICES = 10_000_000
 ENV_VERTICES = "VSGPU_TILED_VERTICES"
 GAP = 1.02                 # copy spacing / source extent, on each axis
-NYBB_GRID = 10
+# the grid laid over each copy of a group: cells per axis
+GRIDS = {"nybb": 10, "world": 24}
 # clip_rect: the central ~60 % of the tiled extent on each axis, at no round
 # value, so that some copies are inside, some cut and some outside
 RECT_FRACTION = (0.2017, 0.1983, 0.8017, 0.7983)
@@ -52,9 +54,11 @@ RECT_FRACTION = (0.2017, 0.1983, 0.8017, 0.7983)
 SOURCES = {
     "counties": ("us_atlas_counties_10m.gpkg", ("counties", "states")),
     "nybb": ("nybb.gpkg", ("nybb",)),
+    "world": ("shared/r_spdata_more.gpkg", ("world",)),
 }
 # layers written per group, in this order ("grid" and "overlap" are generated)
-LAYER_ORDER = {"counties": ("counties", "states", "overlap"), "nybb": ("nybb", "grid")}
+LAYER_ORDER = {"counties": ("counties", "states", "overlap"), "nybb": ("nybb", "grid"),
+               "world": ("world", "grid")}
 # tiled_overlap: each copy's counties plus a second set of them translated by
 # this fraction of a typical county size (the median over the counties of
 # sqrt(bbox width x bbox height)) on each axis, in one layer
@@ -68,6 +72,9 @@ _TILED = [
      "US counties clipped by the states"),
     ("tiled_nybb_x_grid", "intersection", "nybb", "nybb", "grid",
      "NYC boroughs intersected with a 10 x 10 grid laid over each copy"),
+    ("tiled_world_x_grid", "intersection", "world", "world", "grid",
+     "World countries (spData's world, 177 countries) intersected with a 24 x 24 "
+     "grid laid over each copy"),
     ("tiled_nybb_clip_rect", "clip_rect", "nybb", "nybb", None,
      "NYC boroughs clipped by a rectangle over the central ~60 % of the tiled "
      "extent"),
@@ -304,11 +311,11 @@ class _Group:
         xmin, ymin, xmax, ymax = self.extent
         self.dx, self.dy = (xmax - xmin) * GAP, (ymax - ymin) * GAP
         self.srs_row = self.layers[layers[0]].srs_row
-        if group == "nybb":
-            # as realdata's grid: 10 x 10 over the extent plus 1 % each side
+        if group in GRIDS:
+            # as realdata's grid: n x n over the extent plus 1 % each side
             mx, my = (xmax - xmin) * 0.01, (ymax - ymin) * 0.01
             cells, row, col = shapes.grid((xmin - mx, ymin - my, xmax + mx, ymax + my),
-                                          NYBB_GRID)
+                                          GRIDS[group])
             n = cells.features
             self.layers["grid"] = Source(cells, [("cell", "INTEGER", range(1, n + 1)),
                                                  ("row", "INTEGER", row),
@@ -355,7 +362,8 @@ def _source_vertices():
         path = os.path.join(data_dir(), fname)
         for n in layers:
             out[(group, n)] = gpkg.layer_facts(path, n)["vertices"]
-    out[("nybb", "grid")] = NYBB_GRID * NYBB_GRID * 5
+    for group, n in GRIDS.items():
+        out[(group, "grid")] = n * n * 5
     out[("counties", "overlap")] = 2 * out[("counties", "counties")]
     return out
 
