@@ -35,7 +35,9 @@
 #               GEOS only for the pairs it hands back; its answer is
 #               compared with cpu-all's feature by feature
 #               (bench/tools/compare_gpkg.py, CMP_PYTHON: a python with osgeo)
-#   copy        a plain ogr2ogr copy of the counties layer (the I/O floor)
+#   copy        a plain ogr2ogr copy of the input layer (the I/O floor)
+#   copy-out    a plain ogr2ogr copy of cpu-all's answer (the cost of writing
+#               the answer; list it after cpu-all)
 # Needs ogr2ogr with the plugin on GDAL_DRIVER_PATH and python3 with numpy.
 # scripts/bench-dissolve.sh and scripts/bench-refine.sh call it.
 #
@@ -119,6 +121,8 @@ for w in $workloads; do
       s=$(date +%s.%N)
       if [ $eng = copy ]; then
         ogr2ogr -f GPKG "$work/o.gpkg" "$wsrc" "$lin" > "$work/run.log" 2>&1
+      elif [ $eng = copy-out ]; then
+        ogr2ogr -f GPKG "$work/o.gpkg" "$work/o-cpu-all.gpkg" > "$work/run.log" 2>&1
       else
         ogr2ogr -f GPKG "$work/o.gpkg" "VSGPU:$wsrc" -dialect VSGPU -sql "${SQL[$w]}" "${cfg[@]}" \
           --config VSGPU_PROFILE "$out/trace-$w-$eng-$r.json" > "$work/run.log" 2>&1

@@ -158,11 +158,18 @@ static void step_mark(vsg_exec *x, const char *step, int idx)
         x->marks_dropped++;
         return;
     }
+    /* outside any stage: the pipeline's own copies and the host's work
+     * between stages, named after the stage before them */
+    char where[64];
+    if (x->in_stage)
+        snprintf(where, sizeof where, "%s", x->cur_stage);
+    else
+        snprintf(where, sizeof where, "(after %s)", x->cur_stage[0] ? x->cur_stage : "start");
     char *l = x->mark_label[x->n_marks++];
     if (idx >= 0)
-        snprintf(l, 64, "%s: %s %d", x->cur_stage, step, idx);
+        snprintf(l, sizeof *x->mark_label, "%s: %.48s %d", where, step, idx);
     else
-        snprintf(l, 64, "%s: %s", x->cur_stage, step);
+        snprintf(l, sizeof *x->mark_label, "%s: %.48s", where, step);
 }
 
 /* The marks since the last flush, as step records of p (after a sync). */
@@ -283,6 +290,7 @@ vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int
 void vsg_exec_stage_begin(vsg_exec *x, const char *stage)
 {
     snprintf(x->cur_stage, sizeof x->cur_stage, "%s", stage);
+    x->in_stage = 1;
     x->m->stage_begin(x, stage);
     step_mark(x, "(set-up, before the first step)", -1);
 }
@@ -290,7 +298,8 @@ void vsg_exec_stage_begin(vsg_exec *x, const char *stage)
 void vsg_exec_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
 {
     x->m->stage_end(x, rows_in, rows_out);
-    step_mark(x, "(after the stage, until the next)", -1);
+    x->in_stage = 0;
+    step_mark(x, "(host, until the next step)", -1);
 }
 
 void vsg_exec_flush_profile(vsg_exec *x, vsg_profile *p)

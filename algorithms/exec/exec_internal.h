@@ -37,6 +37,7 @@ struct vsg_exec {
     /* the work meter (vsg_exec_note_work): the stage begun last, and the
      * largest item per stage name */
     char cur_stage[48];
+    int in_stage;           /* cur_stage is begun and not ended            */
     struct {
         char name[48];
         int64_t max;
@@ -47,7 +48,7 @@ struct vsg_exec {
     int steps_on;
     int n_marks;
     int64_t marks_dropped;
-    char (*mark_label)[64];
+    char (*mark_label)[128];
     double *mark_t;
 };
 
