@@ -19,8 +19,6 @@
 #include "gpu_internal.h"
 
 #define VSG_GPU_MAX_STAGES 256
-#define VSG_GPU_STAGE_CHUNK ((size_t)16 << 20) /* pinned staging buffer (x2)   */
-#define VSG_GPU_STAGE_MIN ((size_t)1 << 20)    /* pageable copies staged from   */
 #define VSG_GPU_MAX_MARKS 16384 /* step marks between flushes (PROFILE_STEPS) */
 #define VSG_GPU_STAGE_DEPTH 8     /* stages open inside each other        */
 #define VSG_GPU_OOM_RETRIES 3     /* tier B: retries after a failed alloc */
@@ -68,12 +66,6 @@ struct vsg_gpu {
     /* Step marks (step_timer.cu): events made on first use. */
     cudaEvent_t *marks;
 
-    /* Pinned staging of large pageable copies (transfer.cu): two buffers
-     * and the event of each one's last DMA, made on first use. */
-    void *staging[2];
-    cudaEvent_t staging_done[2];
-    bool staging_off;           /* page-locked memory refused: copy directly */
-
     char error[512];
 };
 
@@ -84,8 +76,6 @@ void vsg_gpu_memory_release_all(vsg_gpu *g);
 void vsg_gpu_memory_release_deferred(vsg_gpu *g);
 /* stage_timer.cu: destroys the events (close). */
 void vsg_gpu_stages_destroy(vsg_gpu *g);
-/* transfer.cu: frees the pinned staging buffers (close). */
-void vsg_gpu_staging_release(vsg_gpu *g);
 /* step_timer.cu: destroys the step marks' events (close). */
 void vsg_gpu_marks_destroy(vsg_gpu *g);
 /* runtime.cu: makes g's device current for this host thread (CUDA's

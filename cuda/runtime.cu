@@ -100,7 +100,6 @@ static void teardown(vsg_gpu *g)
             vsg_gpu_memory_release_all(g);
         vsg_gpu_stages_destroy(g);
         vsg_gpu_marks_destroy(g);
-        vsg_gpu_staging_release(g);
         (void)cudaStreamDestroy(g->stream);
     }
     if (g->pool)
