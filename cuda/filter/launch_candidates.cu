@@ -98,6 +98,8 @@ __global__ void probe(const vsg_grid *grid, const double *boxes_a, int64_t na,
 {
     const vsg_grid gr = *grid;
     GRID_STRIDE(t, n_items) {
+        if (off && off[t + 1] == off[t])
+            continue;   // the fill pass: an item the count found no pair for
         int64_t i = vsg_grid_item_row(blk_off, na, t);
         int64_t n = vsg_grid_probe(&gr, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
                                    eids, bbits, off ? off[t] : 0, off ? pkeys : nullptr,

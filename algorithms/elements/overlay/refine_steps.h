@@ -177,7 +177,9 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
     int64_t p = c->cp_pair[i];
     if (!fill)
         c->ev_cnt[i] = 0;
-    if (p < 0)
+    /* the fill repeats only the chunk pairs the count found nodes in: the
+     * count already flagged every doubtful test (most pairs have none) */
+    if (p < 0 || (fill && c->ev_off[i + 1] == c->ev_off[i]))
         return 0;
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int64_t ra, rb, ka, kb;

@@ -129,6 +129,8 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
                                      cell_start, ebox, eids, bbits, cnt, off, pkeys, pb));
     int64_t most = 0;
     for (int64_t t = 0; t < n_items; t++) {
+        if (off && off[t + 1] == off[t])
+            continue;   /* the fill pass: an item the count found no pair for */
         int64_t i = vsg_grid_item_row(blk_off, na, t), w = 0;
         int64_t n = vsg_grid_probe(grid, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
                                    eids, bbits, off ? off[t] : 0, off ? pkeys : NULL,
