@@ -22,20 +22,17 @@ typedef struct {
     int64_t rows_in, rows_out, bytes_h2d, bytes_d2h, pool_peak;
 } record;
 
-/* A step of a stage (VSGPU_PROFILE_STEPS): kept apart from the stages, so
- * that total_s stays the sum of the stages. */
+/* Records by (name, device), in order of first appearance. */
 typedef struct {
-    char *name;
-    char *device;
-    double elapsed_s;
-    int64_t calls;
-} step_record;
-
-struct vsg_profile {
     record *rec;
     size_t n, cap;
-    step_record *step;
-    size_t n_step, cap_step;
+} record_list;
+
+/* The stages, and apart from them the steps of VSGPU_PROFILE_STEPS (a
+ * step's record: stage = its name, rows_in = its calls), so that total_s
+ * stays the sum of the stages. */
+struct vsg_profile {
+    record_list stages, steps;
 };
 
 double vsg_now_s(void)
@@ -50,20 +47,21 @@ vsg_profile *vsg_profile_create(void)
     return calloc(1, sizeof(vsg_profile));
 }
 
+static void list_free(record_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->rec[i].stage);
+        free(l->rec[i].device);
+    }
+    free(l->rec);
+}
+
 void vsg_profile_destroy(vsg_profile *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n; i++) {
-        free(p->rec[i].stage);
-        free(p->rec[i].device);
-    }
-    free(p->rec);
-    for (size_t i = 0; i < p->n_step; i++) {
-        free(p->step[i].name);
-        free(p->step[i].device);
-    }
-    free(p->step);
+    list_free(&p->stages);
+    list_free(&p->steps);
     free(p);
 }
 
@@ -78,40 +76,43 @@ static char *dup_str(const char *s)
 
 /* Profiling never fails a statement: when memory runs out the record is
  * simply not kept. */
+/* The record of (name, device) in l, appended (zeroed) when new; NULL when
+ * out of memory. */
+static record *find_or_add(record_list *l, const char *name, const char *device)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->rec[i].stage, name) == 0 && strcmp(l->rec[i].device, device) == 0)
+            return &l->rec[i];
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        record *q = realloc(l->rec, cap * sizeof *q);
+        if (!q)
+            return NULL;
+        l->rec = q;
+        l->cap = cap;
+    }
+    record *r = &l->rec[l->n];
+    memset(r, 0, sizeof *r);
+    r->stage = dup_str(name);
+    r->device = dup_str(device);
+    if (!r->stage || !r->device) {
+        free(r->stage);
+        free(r->device);
+        return NULL;
+    }
+    l->n++;
+    return r;
+}
+
 void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
                      double elapsed_s, int64_t rows_in, int64_t rows_out,
                      int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
 {
     if (!p || !stage || !device)
         return;
-    record *r = NULL;
-    for (size_t i = 0; i < p->n; i++) {
-        if (strcmp(p->rec[i].stage, stage) == 0 &&
-            strcmp(p->rec[i].device, device) == 0) {
-            r = &p->rec[i];
-            break;
-        }
-    }
-    if (!r) {
-        if (p->n == p->cap) {
-            size_t cap = p->cap ? 2 * p->cap : 16;
-            record *q = realloc(p->rec, cap * sizeof *q);
-            if (!q)
-                return;
-            p->rec = q;
-            p->cap = cap;
-        }
-        r = &p->rec[p->n];
-        memset(r, 0, sizeof *r);
-        r->stage = dup_str(stage);
-        r->device = dup_str(device);
-        if (!r->stage || !r->device) {
-            free(r->stage);
-            free(r->device);
-            return;
-        }
-        p->n++;
-    }
+    record *r = find_or_add(&p->stages, stage, device);
+    if (!r)
+        return;
     r->elapsed_s += elapsed_s;
     r->rows_in += rows_in;
     r->rows_out += rows_out;
@@ -126,55 +127,34 @@ void vsg_profile_add_step(vsg_profile *p, const char *name, const char *device,
 {
     if (!p || !name || !device)
         return;
-    step_record *r = NULL;
-    for (size_t i = 0; i < p->n_step && !r; i++)
-        if (strcmp(p->step[i].name, name) == 0 && strcmp(p->step[i].device, device) == 0)
-            r = &p->step[i];
-    if (!r) {
-        if (p->n_step == p->cap_step) {
-            size_t cap = p->cap_step ? 2 * p->cap_step : 64;
-            step_record *q = realloc(p->step, cap * sizeof *q);
-            if (!q)
-                return;
-            p->step = q;
-            p->cap_step = cap;
-        }
-        r = &p->step[p->n_step];
-        memset(r, 0, sizeof *r);
-        r->name = dup_str(name);
-        r->device = dup_str(device);
-        if (!r->name || !r->device) {
-            free(r->name);
-            free(r->device);
-            return;
-        }
-        p->n_step++;
-    }
+    record *r = find_or_add(&p->steps, name, device);
+    if (!r)
+        return;
     r->elapsed_s += elapsed_s;
-    r->calls += calls;
+    r->rows_in += calls;
 }
 
 size_t vsg_profile_step_count(const vsg_profile *p)
 {
-    return p ? p->n_step : 0;
+    return p ? p->steps.n : 0;
 }
 
 int vsg_profile_get_step(const vsg_profile *p, size_t i, const char **name,
                          const char **device, double *elapsed_s, int64_t *calls)
 {
-    if (!p || i >= p->n_step)
+    if (!p || i >= p->steps.n)
         return 0;
-    const step_record *r = &p->step[i];
-    if (name) *name = r->name;
+    const record *r = &p->steps.rec[i];
+    if (name) *name = r->stage;
     if (device) *device = r->device;
     if (elapsed_s) *elapsed_s = r->elapsed_s;
-    if (calls) *calls = r->calls;
+    if (calls) *calls = r->rows_in;
     return 1;
 }
 
 size_t vsg_profile_count(const vsg_profile *p)
 {
-    return p ? p->n : 0;
+    return p ? p->stages.n : 0;
 }
 
 int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
@@ -182,9 +162,9 @@ int vsg_profile_get(const vsg_profile *p, size_t i, const char **stage,
                     int64_t *rows_out, int64_t *bytes_h2d, int64_t *bytes_d2h,
                     int64_t *pool_peak)
 {
-    if (!p || i >= p->n)
+    if (!p || i >= p->stages.n)
         return 0;
-    const record *r = &p->rec[i];
+    const record *r = &p->stages.rec[i];
     if (stage) *stage = r->stage;
     if (device) *device = r->device;
     if (elapsed_s) *elapsed_s = r->elapsed_s;
@@ -290,8 +270,8 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
     fputs(meta && meta[0] ? "\n  },\n  \"stages\": [" : "},\n  \"stages\": [", f);
 
     double total = 0.0;
-    for (size_t i = 0; i < p->n; i++) {
-        const record *r = &p->rec[i];
+    for (size_t i = 0; i < p->stages.n; i++) {
+        const record *r = &p->stages.rec[i];
         fputs(i ? ",\n    {" : "\n    {", f);
         fputs("\"stage\": ", f);
         write_escaped(f, r->stage, strlen(r->stage));
@@ -307,18 +287,18 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
         if (isfinite(r->elapsed_s))
             total += r->elapsed_s;
     }
-    fputs(p->n ? "\n  ]" : "]", f);
-    if (p->n_step > 0) {
+    fputs(p->stages.n ? "\n  ]" : "]", f);
+    if (p->steps.n > 0) {
         fputs(",\n  \"steps\": [", f);
-        for (size_t i = 0; i < p->n_step; i++) {
-            const step_record *r = &p->step[i];
+        for (size_t i = 0; i < p->steps.n; i++) {
+            const record *r = &p->steps.rec[i];
             fputs(i ? ",\n    {\"step\": " : "\n    {\"step\": ", f);
-            write_escaped(f, r->name, strlen(r->name));
+            write_escaped(f, r->stage, strlen(r->stage));
             fputs(", \"device\": ", f);
             write_escaped(f, r->device, strlen(r->device));
             fputs(", \"elapsed_s\": ", f);
             write_number(f, r->elapsed_s);
-            fprintf(f, ", \"calls\": %lld}", (long long)r->calls);
+            fprintf(f, ", \"calls\": %lld}", (long long)r->rows_in);
         }
         fputs("\n  ]", f);
     }
