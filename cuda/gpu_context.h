@@ -19,7 +19,6 @@
 #include "gpu_internal.h"
 
 #define VSG_GPU_MAX_STAGES 256
-#define VSG_GPU_MAX_MARKS 16384 /* step marks between flushes (PROFILE_STEPS) */
 #define VSG_GPU_STAGE_DEPTH 8     /* stages open inside each other        */
 #define VSG_GPU_OOM_RETRIES 3     /* tier B: retries after a failed alloc */
 

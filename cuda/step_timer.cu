@@ -15,10 +15,10 @@
 
 extern "C" int vsg_gpu_mark(vsg_gpu *g, int i)
 {
-    if (!g || i < 0 || i >= VSG_GPU_MAX_MARKS || vsg_gpu_bind(g) != VSG_OK)
+    if (!g || i < 0 || i >= VSG_STEP_MARKS_MAX || vsg_gpu_bind(g) != VSG_OK)
         return 0;
     if (!g->marks) {
-        g->marks = new (std::nothrow) cudaEvent_t[VSG_GPU_MAX_MARKS]();
+        g->marks = new (std::nothrow) cudaEvent_t[VSG_STEP_MARKS_MAX]();
         if (!g->marks)
             return 0;
     }
@@ -37,8 +37,8 @@ extern "C" int vsg_gpu_mark(vsg_gpu *g, int i)
 extern "C" int vsg_gpu_mark_elapsed(vsg_gpu *g, int i, int j, double *seconds)
 {
     *seconds = 0.0;
-    if (!g || !g->marks || i < 0 || j < 0 || i >= VSG_GPU_MAX_MARKS ||
-        j >= VSG_GPU_MAX_MARKS || !g->marks[i] || !g->marks[j])
+    if (!g || !g->marks || i < 0 || j < 0 || i >= VSG_STEP_MARKS_MAX ||
+        j >= VSG_STEP_MARKS_MAX || !g->marks[i] || !g->marks[j])
         return 0;
     float ms = 0.0f;
     if (cudaEventSynchronize(g->marks[j]) != cudaSuccess ||
@@ -54,7 +54,7 @@ void vsg_gpu_marks_destroy(vsg_gpu *g)
 {
     if (!g->marks)
         return;
-    for (int i = 0; i < VSG_GPU_MAX_MARKS; i++)
+    for (int i = 0; i < VSG_STEP_MARKS_MAX; i++)
         if (g->marks[i])
             (void)cudaEventDestroy(g->marks[i]);
     delete[] g->marks;

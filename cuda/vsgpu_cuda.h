@@ -77,7 +77,7 @@ int vsg_gpu_stage_get(vsg_gpu *g, int i, const char **stage, double *elapsed_s,
                       int64_t *rows_in, int64_t *rows_out);
 void vsg_gpu_stage_reset(vsg_gpu *g);
 
-/* Step marks (VSGPU_PROFILE_STEPS): records mark i (0 <= i < 16384) on
+/* Step marks (VSGPU_PROFILE_STEPS): records mark i (0 <= i < VSG_STEP_MARKS_MAX) on
  * the stream, without waiting; 0 if it could not. After vsg_gpu_sync,
  * the device seconds from mark i to mark j. */
 int vsg_gpu_mark(vsg_gpu *g, int i);

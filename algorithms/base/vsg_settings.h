@@ -36,6 +36,10 @@ typedef struct {
     int steps;            /* VSGPU_PROFILE_STEPS: every step of a stage timed */
 } vsg_gpu_settings;
 
+/* Step marks kept between two flushes of the profile (VSGPU_PROFILE_STEPS):
+ * the execution backend's labels and the CUDA runtime's events. */
+#define VSG_STEP_MARKS_MAX 16384
+
 static inline void vsg_gpu_settings_init(vsg_gpu_settings *s)
 {
     s->device = 0;

@@ -143,9 +143,10 @@ static void step_mark(vsg_exec *x, const char *step, int idx)
     if (!x->steps_on)
         return;
     if (!x->mark_label) {
-        x->mark_label = malloc(VSG_EXEC_MAX_MARKS * sizeof *x->mark_label);
-        x->mark_t = malloc(VSG_EXEC_MAX_MARKS * sizeof *x->mark_t);
-        if (!x->mark_label || !x->mark_t) {
+        x->mark_label = malloc(VSG_STEP_MARKS_MAX * sizeof *x->mark_label);
+        if (x->kind == VSG_EXEC_HOST)
+            x->mark_t = malloc(VSG_STEP_MARKS_MAX * sizeof *x->mark_t);
+        if (!x->mark_label || (x->kind == VSG_EXEC_HOST && !x->mark_t)) {
             free(x->mark_label);
             free(x->mark_t);
             x->mark_label = NULL;
@@ -154,7 +155,7 @@ static void step_mark(vsg_exec *x, const char *step, int idx)
             return;
         }
     }
-    if (x->n_marks >= VSG_EXEC_MAX_MARKS || !x->m->mark(x, x->n_marks)) {
+    if (x->n_marks >= VSG_STEP_MARKS_MAX || !x->m->mark(x, x->n_marks)) {
         x->marks_dropped++;
         return;
     }

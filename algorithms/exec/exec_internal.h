@@ -44,7 +44,8 @@ struct vsg_exec {
     } work[VSG_EXEC_MAX_WORK];
     int n_work;
     /* step marks (vsg_exec_set_steps, VSGPU_PROFILE_STEPS): mark i's step
-     * name, and on the host backend its wall clock; made on first use */
+     * name, made on first use; the host backend's wall clock of each (the
+     * GPU's are events of the CUDA runtime) */
     int steps_on;
     int n_marks;
     int64_t marks_dropped;
@@ -52,7 +53,6 @@ struct vsg_exec {
     double *mark_t;
 };
 
-#define VSG_EXEC_MAX_MARKS 16384
 
 /* Sets x->error (printf style) and returns st. */
 vsg_status vsg_exec_fail(vsg_exec *x, vsg_status st, const char *fmt, ...)

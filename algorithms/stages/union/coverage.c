@@ -114,19 +114,7 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_scan_i64(x, c->keep, c->keep_off, nc));
     TRY(vsg_exec_read_i64(x, c->keep_off + nc, &n));
 
-    R->n = n;
-    TRY(get(x, s, (size_t)n * I64, &R->group));
-    TRY(get(x, s, (size_t)n * sizeof(double), &R->ax));
-    TRY(get(x, s, (size_t)n * sizeof(double), &R->ay));
-    TRY(get(x, s, (size_t)n * sizeof(double), &R->bx));
-    TRY(get(x, s, (size_t)n * sizeof(double), &R->by));
-    TRY(get(x, s, (size_t)n * 4 * sizeof(double), &R->box));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
-    TRY(get(x, s, (size_t)n * I64, &R->sidx));
-    TRY(get(x, s, (size_t)n * I64, &R->eidx));
-    TRY(get(x, s, (size_t)n * I64, &R->spos));
-    TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(vsg_union_boundary_alloc(x, s, R, n));
     TRY(step(x, c, VSG_COV_R_FILL, nc));
     TRY(r_keys(x, c));
 done:
