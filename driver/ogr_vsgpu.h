@@ -23,12 +23,16 @@
 #include "vsgpu_engine.h"
 #include "vsgpu_sql.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <map>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #define VSGPU_PREFIX "VSGPU:"
@@ -72,6 +76,7 @@ struct Options
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
     bool coverage_union = true; /* COVERAGE_UNION / VSGPU_COVERAGE_UNION */
     bool gpu_refine = true;     /* GPU_REFINE / VSGPU_GPU_REFINE */
+    bool read_ahead = true;     /* READ_AHEAD / VSGPU_READ_AHEAD */
 };
 
 /* The GDAL_DMD_OPENOPTIONLIST XML of the driver. */
@@ -320,6 +325,64 @@ class Progress
  * unknown count says nothing). */
 double PhaseFraction(double lo, double hi, GIntBig done, GIntBig total);
 
+/* ---- a helper thread (ogrvsgpuhelper.cpp) ---------------------------- */
+
+/* Runs one job at a time on a thread of its own: an overlay reads and
+ * computes its next input batch there while the caller's thread hands out
+ * the current one (READ_AHEAD). Only the job touches what it was given
+ * (the input layer, the engine, its batch) until Wait() returns; the
+ * mutex orders everything the job wrote before what the caller reads.
+ *
+ * Messages: what CPLError and CPLDebug raise during a job is kept, and
+ * raised again in order on the caller's thread by Wait(). So the handlers
+ * the caller installed (Python's exceptions, QGIS's message log) see every
+ * message, at the point of the stream where it came without the helper:
+ * when the caller takes the batch. */
+class HelperThread
+{
+  public:
+    HelperThread() = default;
+    ~HelperThread();
+    HelperThread(const HelperThread &) = delete;
+    HelperThread &operator=(const HelperThread &) = delete;
+
+    /* Starts job on the helper (the thread itself on the first call).
+     * false: no thread could be started; nothing runs, the caller runs the
+     * job itself. Call only when no job is pending. */
+    bool Post(std::function<bool()> job);
+    /* Waits for the posted job and raises its messages here; returns the
+     * job's result (false, with a CE_Failure raised, when it threw). */
+    bool Wait();
+    /* Set by Quit() while a job runs: the job may stop early. */
+    bool Cancelled() const
+    {
+        return m_cancel.load();
+    }
+    /* Cancels and waits for a pending job, drops its messages, and ends
+     * the thread. Post() starts a new one. */
+    void Quit();
+
+  private:
+    struct Message
+    {
+        CPLErr cls;
+        CPLErrorNum no;
+        std::string text;
+    };
+    static void CPL_STDCALL Capture(CPLErr cls, CPLErrorNum no, const char *msg);
+    void Loop();
+
+    std::thread m_thread;
+    std::mutex m_mu;
+    std::condition_variable m_cv;
+    std::function<bool()> m_job; /* set: pending or running            */
+    bool m_done = false;         /* the job has returned               */
+    bool m_result = false;
+    bool m_quit = false;
+    std::atomic<bool> m_cancel{false};
+    std::vector<Message> m_messages; /* the job's, in order            */
+};
+
 /* ---- WKB batches ------------------------------------------------------ */
 
 /* Geometries of one batch as WKB in one buffer; null geometries have no
@@ -486,6 +549,11 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     virtual bool Start() = 0;           /* read what must come first      */
     virtual OGRFeature *NextResult() = 0; /* nullptr at the end or error  */
     virtual void Stop() = 0;            /* drop the stream's state        */
+    /* Waits for work the stream runs on another thread, so that the
+     * engine and the counters can be read (GetMetadata mid-stream). */
+    virtual void Quiesce()
+    {
+    }
 
     /* Engine and Start() on the first read; false on failure (m_failed). */
     bool EnsureStarted();
@@ -595,10 +663,34 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     std::vector<std::unique_ptr<OGRFeature>> m_method_feats;
     vsg_method_index *m_index = nullptr;
 
+    /* One input batch: its features and WKB, the engine's results, and
+     * what reading it counted. */
+    struct Batch
+    {
+        vsgpu::SourceBatch in;
+        vsg_result result;
+        vsgpu::DriverCounts counts; /* the reading's counters only      */
+        bool read = false;          /* the input layer gave the batch   */
+        bool ok = false;            /* and the engine its results       */
+        Batch();
+        ~Batch();
+        void Clear();
+    };
+
     /* the current input batch and its results */
     vsgpu::SourceBatch m_in;   /* the current input batch */
     vsg_result m_result;
     size_t m_pos = 0;
+    /* the next one, read and computed on m_helper while the current one is
+     * handed out (READ_AHEAD) */
+    Batch m_next;
+    enum class Ahead
+    {
+        None,    /* m_next is empty                                       */
+        Posted,  /* m_helper is computing it                              */
+        Ready    /* computed (Quiesce waited for it), not yet taken       */
+    } m_ahead = Ahead::None;
+    vsgpu::HelperThread m_helper;
     bool m_input_done = false;
     double m_build_s = 0;
     int64_t m_build_rows = 0;
@@ -616,6 +708,11 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* Rows and WKB bytes of the next input batch. */
     void BatchLimits(size_t *rows, size_t *bytes) const;
     bool NextBatch();
+    /* Reads and computes the next input batch into b; on the helper
+     * thread when reading ahead. false: CPLError raised. */
+    bool RunBatch(Batch *b);
+    /* Makes b the current batch. */
+    void TakeBatch(Batch *b);
     void FlushBuildStage();
     OGRFeature *BuildFeature(size_t i);
     /* The input and method feature of result row i, checked against what
@@ -629,6 +726,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool Start() override;
     OGRFeature *NextResult() override;
     void Stop() override;
+    void Quiesce() override;
     size_t ArrowRowsReady() override;
     bool TakeArrowRows(size_t n, const std::vector<int> &fields,
                        ArrowRows *rows) override;

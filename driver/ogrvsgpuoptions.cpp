@@ -68,6 +68,9 @@ const Decl kOptions[] = {
     {"BATCH_SIZE", "VSGPU_BATCH_SIZE", Kind::PositiveInt, "16384", true,
      "Input features per batch (unset, the GPU pipeline reads 131072 features or "
      "64 MB of WKB per batch)"},
+    {"READ_AHEAD", "VSGPU_READ_AHEAD", Kind::Bool, "YES", true,
+     "Intersection and clip read and compute the next input batch on a helper "
+     "thread while the current one is handed out (NO: one thread does all)"},
     {"METHOD_SOURCES", "VSGPU_METHOD_SOURCES", Kind::MethodSources, "LOCAL",
      false,
      "Datasets a statement may name: LOCAL (local files through file-based "
@@ -294,6 +297,8 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->coverage_union = b;
             else if (EQUAL(d.name, "GPU_REFINE"))
                 o->gpu_refine = b;
+            else if (EQUAL(d.name, "READ_AHEAD"))
+                o->read_ahead = b;
             return true;
         }
         case Kind::String:

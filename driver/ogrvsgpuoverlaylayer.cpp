@@ -8,6 +8,14 @@
  * results (ordered by input, then method) are handed out as features whose
  * fields are copied from the batch's features and the method features.
  * Progress: the input features consumed, of the input's count.
+ *
+ * Read-ahead (READ_AHEAD=YES, the default): while the caller hands out
+ * batch k (and GDAL writes it), a helper thread reads batch k+1 from the
+ * input layer and runs it through the engine. The caller takes it when
+ * batch k is used up: its counts, profile records and messages then, in
+ * the order one thread would have made them. Only the helper touches the
+ * input layer and the engine while it runs; the caller touches them only
+ * when the helper is idle (Quiesce, Stop).
  */
 #include "ogr_vsgpu.h"
 
@@ -26,8 +34,31 @@ OGRVSGPUOverlayLayer::~OGRVSGPUOverlayLayer()
     Stop();
 }
 
+OGRVSGPUOverlayLayer::Batch::Batch()
+{
+    vsg_result_init(&result);
+}
+
+OGRVSGPUOverlayLayer::Batch::~Batch()
+{
+    vsg_result_clear(&result);
+}
+
+void OGRVSGPUOverlayLayer::Batch::Clear()
+{
+    in.Clear();
+    vsg_result_clear(&result);
+    counts = vsgpu::DriverCounts();
+    read = false;
+    ok = false;
+}
+
 void OGRVSGPUOverlayLayer::Stop()
 {
+    /* first the helper: it may be using the engine and the input layer */
+    m_helper.Quit();
+    m_ahead = Ahead::None;
+    m_next.Clear();
     vsg_result_clear(&m_result);
     if (m_index)
         vsg_method_index_destroy(m_index);
@@ -114,57 +145,105 @@ void OGRVSGPUOverlayLayer::BatchLimits(size_t *rows, size_t *bytes) const
     *bytes = kGpuBatchBytes;
 }
 
-/* Phase 2: one batch of input features through the engine. */
+/* Phase 2: the next batch of input features through the engine: the one
+ * the helper read ahead, or one read now; then the helper starts on the
+ * batch after it. */
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
-    FlushBuildStage();
-    m_in.Clear();
-    vsg_result_clear(&m_result);
-    m_pos = 0;
-
-    const double t0 = vsg_now_s();
-    const vsgpu::Source &input = m_plan->input;
-    size_t batch_rows = 0, batch_bytes = 0;
-    BatchLimits(&batch_rows, &batch_bytes);
-    if (!vsgpu::ReadSourceBatch(input, batch_rows, true, &m_in, &m_counts, nullptr,
-                                batch_bytes))
+    bool ok = false;
+    if (m_ahead == Ahead::Posted)
+        ok = m_helper.Wait();
+    else if (m_ahead == Ahead::Ready)
+        ok = m_next.ok;
+    else
+        ok = RunBatch(&m_next);
+    m_ahead = Ahead::None;
+    FlushBuildStage(); /* the helper is idle: the profile is this thread's */
+    TakeBatch(&m_next);
+    if (!ok)
     {
         m_failed = true;
         return false;
     }
-    m_input_done = m_in.at_end;
-    const int64_t n = static_cast<int64_t>(m_in.Size());
-    m_counts.input_features += n;
+    if (!m_input_done && m_plan->opts.read_ahead &&
+        m_helper.Post([this] { return m_next.ok = RunBatch(&m_next); }))
+        m_ahead = Ahead::Posted;
+    return true;
+}
+
+/* Reads the next input batch into b and runs it through the engine. Runs
+ * on the helper when reading ahead: it touches the input layer, the engine
+ * (and its profile) and b, nothing else. */
+bool OGRVSGPUOverlayLayer::RunBatch(Batch *b)
+{
+    b->Clear();
+    const double t0 = vsg_now_s();
+    const vsgpu::Source &input = m_plan->input;
+    size_t batch_rows = 0, batch_bytes = 0;
+    BatchLimits(&batch_rows, &batch_bytes);
+    if (!vsgpu::ReadSourceBatch(input, batch_rows, true, &b->in, &b->counts,
+                                nullptr, batch_bytes))
+        return false;
+    b->read = true;
+    const int64_t n = static_cast<int64_t>(b->in.Size());
     AddStage("ogr_read_input", t0, n, n);
     if (n == 0)
         return true;
+    if (m_helper.Cancelled())
+        return false; /* the stream is being stopped: nobody takes it */
 
-    vsg_wkb_array arr = m_in.wkb.View();
+    vsg_wkb_array arr = b->in.wkb.View();
     vsg_status st = VSG_OK;
     switch (m_plan->op)
     {
         case vsgpu::Op::Clip:
-            st = vsg_clip_batch(m_engine, m_index, &arr, &m_result);
+            st = vsg_clip_batch(m_engine, m_index, &arr, &b->result);
             break;
         case vsgpu::Op::ClipRect:
-            st = vsg_clip_rect_batch(m_engine, m_plan->rect, &arr, &m_result);
+            st = vsg_clip_rect_batch(m_engine, m_plan->rect, &arr, &b->result);
             break;
         default:
-            st = vsg_intersection_batch(m_engine, m_index, &arr, &m_result);
+            st = vsg_intersection_batch(m_engine, m_index, &arr, &b->result);
             break;
     }
     if (st != VSG_OK)
     {
-        vsgpu::ReportEngineError(*m_plan, m_engine, st, "batch", m_in.fids,
+        vsgpu::ReportEngineError(*m_plan, m_engine, st, "batch", b->in.fids,
                                  input);
-        m_failed = true;
         return false;
     }
     CPLDebug(VSGPU_DEBUG, "%s: batch of " CPL_FRMT_GIB " input features -> %u "
              "results",
              vsgpu::OpName(m_plan->op), static_cast<GIntBig>(n),
-             static_cast<unsigned>(m_result.count));
+             static_cast<unsigned>(b->result.count));
     return true;
+}
+
+void OGRVSGPUOverlayLayer::TakeBatch(Batch *b)
+{
+    m_in = std::move(b->in);
+    b->in.Clear();
+    vsg_result_clear(&m_result);
+    m_result = b->result;
+    vsg_result_init(&b->result);
+    m_pos = 0;
+    m_input_done = m_in.at_end;
+    if (b->read)
+        m_counts.input_features += static_cast<GIntBig>(m_in.Size());
+    m_counts.curves_linearized += b->counts.curves_linearized;
+    m_counts.reprojection_failed += b->counts.reprojection_failed;
+    m_counts.unreadable_geometries += b->counts.unreadable_geometries;
+    b->counts = vsgpu::DriverCounts();
+}
+
+/* GetMetadata mid-stream reads the engine: the helper's batch is finished
+ * first, and taken later as usual. */
+void OGRVSGPUOverlayLayer::Quiesce()
+{
+    if (m_ahead != Ahead::Posted)
+        return;
+    m_helper.Wait();
+    m_ahead = Ahead::Ready;
 }
 
 /* Phase 3: one output feature from result i of the current batch. */
@@ -246,6 +325,7 @@ OGRFeature *OGRVSGPUOverlayLayer::NextResult()
 /* The time spent building the previous batch's features, as one record. */
 void OGRVSGPUOverlayLayer::FlushBuildStage()
 {
+    Quiesce(); /* the profile is the helper's while it runs */
     if (m_build_rows > 0 && m_engine)
         vsg_profile_add(vsg_engine_profile(m_engine), "build_features", "CPU",
                         m_build_s, m_build_rows, m_build_rows, 0, 0, 0);

@@ -336,6 +336,8 @@ VSGPUMetadataList OGRVSGPUResultLayer::GetMetadata(const char *domain)
         RunToCompletion();
     if (!m_started && !m_final_metadata.empty())
         return m_final_metadata.List();
+    if (m_started && !m_eof)
+        Quiesce();
     vsgpu::ReportState st;
     st.plan = m_plan.get();
     st.engine = m_engine;

@@ -35,6 +35,8 @@
 #               GEOS only for the pairs it hands back; its answer is
 #               compared with cpu-all's feature by feature
 #               (bench/tools/compare_gpkg.py, CMP_PYTHON: a python with osgeo)
+#   <engine>-1t the engine with VSGPU_READ_AHEAD=NO: one thread reads,
+#               computes and hands out (before read-ahead, 2026-11-25)
 #   copy        a plain ogr2ogr copy of the input layer (the I/O floor)
 #   copy-out    a plain ogr2ogr copy of cpu-all's answer (the cost of writing
 #               the answer; list it after cpu-all)
@@ -111,12 +113,13 @@ for w in $workloads; do
     for r in $(seq 1 "$runs"); do
       rm -f "$work/o.gpkg"
       cfg=()
-      case $eng in
-        cpu-1) cfg=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS 1) ;;
-        cpu-all) cfg=(--config VSGPU_EXECUTION_MODE CPU) ;;
-        geos-all) cfg=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_COVERAGE_UNION NO) ;;
-        gpu) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
-        gpu-refine) cfg=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE YES) ;;
+      case $eng in *-1t) cfg=(--config VSGPU_READ_AHEAD NO) ;; esac
+      case ${eng%-1t} in
+        cpu-1) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS 1) ;;
+        cpu-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU) ;;
+        geos-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_COVERAGE_UNION NO) ;;
+        gpu) cfg+=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
+        gpu-refine) cfg+=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE YES) ;;
       esac
       s=$(date +%s.%N)
       if [ $eng = copy ]; then
@@ -147,7 +150,7 @@ PY
     sed 's/^/    /' "$work/run.log" | grep -v "^    $" | tail -3
   done
   # the GPU engines' answers against the CPU engine's, feature by feature
-  for g in gpu gpu-refine; do
+  for g in gpu gpu-refine gpu-refine-1t cpu-all-1t; do
     if [ -f "$work/o-$g.gpkg" ] && [ -f "$work/o-cpu-all.gpkg" ]; then
       echo "$w $g against cpu-all:"
       "${CMP_PYTHON:-$py}" "$here/bench/tools/compare_gpkg.py" "$work/o-$g.gpkg" \

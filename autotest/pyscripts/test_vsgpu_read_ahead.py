@@ -1,0 +1,170 @@
+"""Read-ahead (READ_AHEAD, docs/architecture.md#threads-and-determinism):
+intersection and clip read and compute input batch k+1 on a helper thread
+while batch k is handed out. These tests check what a user must not see:
+
+* the same features (FIDs, fields, geometries, order) and the same
+  metadata with read-ahead on and off, for any batch size, on the CPU
+  engine and on the GPU pipeline;
+* the same messages in the same order, on the caller's own error handler:
+  the source driver's errors for unreadable geometries in later batches,
+  the summary warning, and the debug lines of each batch;
+* a stream stopped part way (ResetReading, the result set released, the
+  dataset closed, GetMetadata mid-stream) neither hangs, crashes nor loses
+  or repeats a feature.
+
+The fault sweep of multi-batch statements (test_vsgpu_faults.py,
+"*_batches") checks that a failure on the helper thread is the statement's
+clear error, or its visible re-run, never a batch lost or written twice.
+"""
+
+import contextlib
+import shutil
+import sqlite3
+
+import pytest
+from osgeo import gdal, ogr
+
+import vsgpu_util as vu
+
+pytestmark = pytest.mark.usefixtures("vsgpu_driver_registered")
+
+STATEMENTS = {
+    "intersection": "SELECT * FROM ST_Intersection(nc, nc)",
+    "clip": "SELECT * FROM ST_Clip(nc, nc)",
+    "clip_rect": "SELECT * FROM ST_ClipByRect(nc, -80, 35, -77, 36.5)",
+}
+ENGINES = {
+    "cpu": {"VSGPU_EXECUTION_MODE": "CPU"},
+    "gpu": {"VSGPU_EXECUTION_MODE": "GPU", "VSGPU_GPU_BACKEND": "HOST"},
+}
+
+
+def _config(engine, batch, read_ahead, **extra):
+    cfg = dict(ENGINES[engine], VSGPU_BATCH_SIZE=str(batch),
+               VSGPU_READ_AHEAD="YES" if read_ahead else "NO")
+    cfg.update(extra)
+    return cfg
+
+
+def _fingerprint(res):
+    return [(f.fid, tuple(f.fields.items()), f.geom.ExportToIsoWkb() if f.geom else None)
+            for f in res["features"]]
+
+
+def _counts(md):
+    """The metadata that counts and names things (the times aside)."""
+    return {k: v for k, v in md.items() if not (k.startswith("TIME_") or k == "ELAPSED_S")}
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@pytest.mark.parametrize("op", sorted(STATEMENTS))
+def test_read_ahead_gives_what_one_thread_gives(nc_gpkg, op, engine):
+    sql = STATEMENTS[op]
+    base = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 5000, False))
+    assert base["features"], base["errors"].errors
+    for batch in (7, 33, 5000):
+        one = base if batch == 5000 else vu.run_vsgpu(nc_gpkg, sql,
+                                                      config=_config(engine, batch, False))
+        res = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, batch, True))
+        assert _fingerprint(res) == _fingerprint(base), (op, engine, batch)
+        # the same counts as one thread with the same batches (the GPU's
+        # bytes and pool figures depend on the batch size, not the thread)
+        assert _counts(res["metadata"]) == _counts(one["metadata"]), (op, engine, batch)
+        assert res["metadata"]["INPUT_FEATURES"] == "100"
+
+
+@pytest.fixture
+def late_corrupt_gpkg(tmp_path, nc_gpkg):
+    """nc with three geometry blobs broken in the middle of the layer (FIDs
+    41, 57, 88): with batches of 10 they are read on the helper thread."""
+    path = str(tmp_path / "late.gpkg")
+    shutil.copy(nc_gpkg, path)
+    c = sqlite3.connect(path)
+    for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall():
+        c.execute('DROP TRIGGER "%s"' % name)
+    for fid in (41, 57, 88):
+        (blob,) = c.execute("SELECT geom FROM nc WHERE fid=?", (fid,)).fetchone()
+        c.execute("UPDATE nc SET geom=? WHERE fid=?", (blob[:len(blob) // 2], fid))
+    c.commit()
+    c.close()
+    return path
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_messages_of_the_helper_reach_the_callers_handler(late_corrupt_gpkg, engine):
+    sql = STATEMENTS["clip_rect"]
+    runs = {}
+    for read_ahead in (False, True):
+        res = vu.run_vsgpu(late_corrupt_gpkg, sql,
+                           config=_config(engine, 10, read_ahead, CPL_DEBUG="ON"))
+        assert res["features"] is not None, res["errors"].errors
+        assert res["metadata"]["UNREADABLE_GEOMETRIES"] == "3"
+        msgs = [(c, m) for c, _, m in res["errors"].errors
+                if c != gdal.CE_Debug or "batch of" in m]
+        runs[read_ahead] = (msgs, _fingerprint(res))
+    msgs, feats = runs[True]
+    assert runs[False] == (msgs, feats)
+    # the driver's three errors and the summary warning, on this handler
+    assert sum(1 for c, m in msgs
+               if c == gdal.CE_Failure and "Unable to read geometry" in m) == 3, msgs
+    assert any(c == gdal.CE_Warning and "could not read" in m for c, m in msgs), msgs
+    # one debug line per batch of 10, each after the errors of its rows
+    batches = [m for c, m in msgs if c == gdal.CE_Debug]
+    assert len(batches) == 10 and all("batch of 10 input features" in m for m in batches), batches
+
+
+@contextlib.contextmanager
+def _config_options(cfg):
+    saved = {k: gdal.GetConfigOption(k) for k in cfg}
+    for k, v in cfg.items():
+        gdal.SetConfigOption(k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            gdal.SetConfigOption(k, v)
+
+
+def _open_result(path, sql):
+    ds = vu.open_vsgpu(path)
+    lyr = ds.ExecuteSQL(sql, dialect="VSGPU")
+    assert lyr is not None
+    return ds, lyr
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_stream_stopped_part_way(nc_gpkg, engine):
+    sql = STATEMENTS["intersection"]
+    full = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 6, False))
+    expected = _fingerprint(full)
+    cfg = _config(engine, 6, True)
+    with _config_options(cfg):
+        ds, lyr = _open_result(nc_gpkg, sql)
+        # part way, then from the start: every feature once, in order
+        for _ in range(15):
+            assert lyr.GetNextFeature() is not None
+        mid = lyr.GetMetadata("VSGPU")
+        assert mid["COMPLETE"] == "NO" and 6 <= int(mid["INPUT_FEATURES"]) <= 100, mid
+        lyr.ResetReading()
+        res = {"features": vu.read_features(lyr)}
+        assert _fingerprint(res) == expected
+        assert _counts(lyr.GetMetadata("VSGPU")) == _counts(full["metadata"])
+        # part way, then the result set released while the helper may run
+        lyr.ResetReading()
+        for _ in range(20):
+            assert lyr.GetNextFeature() is not None
+        ds.ReleaseResultSet(lyr)
+        # part way, then the dataset closed with the result set still open
+        ds, lyr = _open_result(nc_gpkg, sql)
+        assert lyr.GetNextFeature() is not None
+        ds = None
+
+
+def test_read_ahead_option(nc_gpkg):
+    """READ_AHEAD is a statement option too, checked like the others."""
+    sql = "SELECT * FROM ST_ClipByRect(nc, -80, 35, -77, 36.5, 'READ_AHEAD=NO')"
+    res = vu.run_vsgpu(nc_gpkg, sql)
+    assert len(res["features"]) == 41
+    bad = vu.run_vsgpu(nc_gpkg, sql.replace("=NO", "=MAYBE"))
+    assert bad["features"] is None
+    assert any("READ_AHEAD" in m for m in bad["errors"].failures), bad["errors"].errors
