@@ -32,6 +32,13 @@ bool OGRVSGPUResultLayer::StartEngine()
     vsg_engine_options eo;
     vsg_engine_options_init(&eo);
     eo.num_threads = o.num_threads;
+    /* ALL_CPUS with read-ahead: the engine's pool runs beside the thread
+     * that hands out and writes the features (ogr2ogr's GPKG writer is one
+     * busy core), so the pool takes one core fewer; with few cores the
+     * pool keeps them all. */
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (o.num_threads == 0 && ReadsAhead() && cores >= kReadAheadMinCores)
+        eo.num_threads = static_cast<int>(cores) - 1;
     eo.invalid = o.invalid;
     eo.skip_failures = o.skip_failures ? 1 : 0;
     eo.promote_to_multi = m_plan->engine_promote ? 1 : 0;

@@ -24,7 +24,7 @@
 #                 nybb_clip_rect  SELECT * FROM ST_ClipByRect(nybb, <rect>):
 #                           a rectangle over the central ~60 % of the copies
 # Engines:
-#   cpu-1       the CPU engine on 1 thread
+#   cpu-1       the CPU engine on 1 thread (cpu-<n>: on n threads)
 #   cpu-all     the CPU engine on all cores
 #   geos-all    the CPU engine on all cores with VSGPU_COVERAGE_UNION=NO
 #               (GEOS's coverage and unary unions only)
@@ -56,6 +56,7 @@ case $op in
   skewed) workloads="nybb_x_grid world_x_grid nybb_clip_rect"; def="copy cpu-all gpu-refine" ;;
   *) echo "bench-tiled.sh: unknown operation $op" >&2; exit 2 ;;
 esac
+workloads=${WORKLOADS:-$workloads}   # WORKLOADS: some of the operation's workloads
 engines=${3:-$def}
 out=${4:-${OUT:-/tmp/vsgpu-$op}}
 mkdir -p "$out"
@@ -115,7 +116,7 @@ for w in $workloads; do
       cfg=()
       case $eng in *-1t) cfg=(--config VSGPU_READ_AHEAD NO) ;; esac
       case ${eng%-1t} in
-        cpu-1) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS 1) ;;
+        cpu-[0-9]*) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS ${eng#cpu-}) ;;
         cpu-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU) ;;
         geos-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_COVERAGE_UNION NO) ;;
         gpu) cfg+=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
