@@ -536,9 +536,6 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
      * stream starts and progress is on; -1 when off or unknown. */
     GIntBig CountInputForProgress();
 
-    /* From this many cores, ALL_CPUS with read-ahead leaves one to the
-     * writer (StartEngine). */
-    static constexpr unsigned kReadAheadMinCores = 4;
     bool StartEngine();
     void StopEngine();
     void Finish();
@@ -557,12 +554,7 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     virtual void Quiesce()
     {
     }
-    /* Whether the stream computes on a helper thread while the caller's
-     * thread hands out and GDAL writes (then ALL_CPUS leaves it a core). */
-    virtual bool ReadsAhead() const
-    {
-        return false;
-    }
+
 
     /* Engine and Start() on the first read; false on failure (m_failed). */
     bool EnsureStarted();
@@ -736,10 +728,6 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     OGRFeature *NextResult() override;
     void Stop() override;
     void Quiesce() override;
-    bool ReadsAhead() const override
-    {
-        return m_plan->opts.read_ahead;
-    }
     size_t ArrowRowsReady() override;
     bool TakeArrowRows(size_t n, const std::vector<int> &fields,
                        ArrowRows *rows) override;

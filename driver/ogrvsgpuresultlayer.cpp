@@ -31,14 +31,10 @@ bool OGRVSGPUResultLayer::StartEngine()
     const vsgpu::Options &o = m_plan->opts;
     vsg_engine_options eo;
     vsg_engine_options_init(&eo);
+    /* ALL_CPUS stays all cores with read-ahead too: leaving one to the
+     * writer was slower on the 16-core GPU host (16.8 s against 19.4 s,
+     * world x grid, docs/benchmarks.md). */
     eo.num_threads = o.num_threads;
-    /* ALL_CPUS with read-ahead: the engine's pool runs beside the thread
-     * that hands out and writes the features (ogr2ogr's GPKG writer is one
-     * busy core), so the pool takes one core fewer; with few cores the
-     * pool keeps them all. */
-    const unsigned cores = std::thread::hardware_concurrency();
-    if (o.num_threads == 0 && ReadsAhead() && cores >= kReadAheadMinCores)
-        eo.num_threads = static_cast<int>(cores) - 1;
     eo.invalid = o.invalid;
     eo.skip_failures = o.skip_failures ? 1 : 0;
     eo.promote_to_multi = m_plan->engine_promote ? 1 : 0;

@@ -33,9 +33,12 @@ STATEMENTS = {
     "clip": "SELECT * FROM ST_Clip(nc, nc)",
     "clip_rect": "SELECT * FROM ST_ClipByRect(nc, -80, 35, -77, 36.5)",
 }
+# the GPU pipeline on the backend the suite tests (HOST in CI, CUDA on the
+# GPU host: there the helper thread drives the device)
 ENGINES = {
     "cpu": {"VSGPU_EXECUTION_MODE": "CPU"},
-    "gpu": {"VSGPU_EXECUTION_MODE": "GPU", "VSGPU_GPU_BACKEND": "HOST"},
+    "gpu": {"VSGPU_EXECUTION_MODE": "GPU",
+            "VSGPU_GPU_BACKEND": "HOST" if vu.TEST_GPU_BACKEND == "HOST" else "CUDA"},
 }
 
 
