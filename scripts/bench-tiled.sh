@@ -64,7 +64,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
 only=tiled_counties_x_states
-[ "$op" = skewed ] && only=tiled_nybb_x_grid,tiled_world_x_grid,tiled_nybb_clip_rect
+[ "$op" = skewed ] && only=$(printf 'tiled_%s,' $workloads | sed 's/,$//')
 "$py" "$here/bench/workloads/generate.py" --scale tiled --out "$work/wl" --tiled-vertices "$n" \
   --only $only > "$work/gen.log" 2>&1 || { cat "$work/gen.log"; exit 1; }
 src=$(ls "$work"/wl/tiled_*.gpkg | head -1)
