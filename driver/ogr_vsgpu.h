@@ -704,14 +704,18 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
      * (BatchLimits). */
     static constexpr size_t kGpuBatchRows = 131072;
     static constexpr size_t kGpuBatchBytes = size_t{64} << 20;
+    /* With read-ahead, the first of those batches is this many times
+     * smaller (BatchLimits). */
+    static constexpr size_t kGpuFirstBatchDivisor = 8;
 
     bool LoadMethod();
-    /* Rows and WKB bytes of the next input batch. */
-    void BatchLimits(size_t *rows, size_t *bytes) const;
+    /* Rows and WKB bytes of the next input batch (first: the stream's
+     * first). */
+    void BatchLimits(bool first, size_t *rows, size_t *bytes) const;
     bool NextBatch();
     /* Reads and computes the next input batch into b; on the helper
      * thread when reading ahead. false: CPLError raised. */
-    bool RunBatch(Batch *b);
+    bool RunBatch(Batch *b, bool first);
     /* Makes b the current batch. */
     void TakeBatch(Batch *b);
     void FlushBuildStage();

@@ -135,7 +135,7 @@ bool OGRVSGPUOverlayLayer::LoadMethod()
  * capped by WKB bytes so that a batch of large polygons stays within
  * device memory (about 800 bytes of device memory per input vertex at the
  * peak, docs/gpu-stages.md: 64 MB of WKB, about 4 M vertices, ~3 GB). */
-void OGRVSGPUOverlayLayer::BatchLimits(size_t *rows, size_t *bytes) const
+void OGRVSGPUOverlayLayer::BatchLimits(bool first, size_t *rows, size_t *bytes) const
 {
     *rows = static_cast<size_t>(m_plan->opts.batch_size);
     *bytes = SIZE_MAX;
@@ -143,6 +143,14 @@ void OGRVSGPUOverlayLayer::BatchLimits(size_t *rows, size_t *bytes) const
         return;
     *rows = kGpuBatchRows;
     *bytes = kGpuBatchBytes;
+    /* With read-ahead nothing is written until the first batch is
+     * computed: a smaller first batch starts the writer sooner, and the
+     * helper computes the large ones while it writes. */
+    if (first && m_plan->opts.read_ahead)
+    {
+        *rows /= kGpuFirstBatchDivisor;
+        *bytes /= kGpuFirstBatchDivisor;
+    }
 }
 
 /* Phase 2: the next batch of input features through the engine: the one
@@ -156,7 +164,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     else if (m_ahead == Ahead::Ready)
         ok = m_next.ok;
     else
-        ok = RunBatch(&m_next);
+        ok = RunBatch(&m_next, m_counts.input_features == 0);
     m_ahead = Ahead::None;
     FlushBuildStage(); /* the helper is idle: the profile is this thread's */
     TakeBatch(&m_next);
@@ -166,7 +174,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
         return false;
     }
     if (!m_input_done && m_plan->opts.read_ahead &&
-        m_helper.Post([this] { return m_next.ok = RunBatch(&m_next); }))
+        m_helper.Post([this] { return m_next.ok = RunBatch(&m_next, false); }))
         m_ahead = Ahead::Posted;
     return true;
 }
@@ -174,13 +182,13 @@ bool OGRVSGPUOverlayLayer::NextBatch()
 /* Reads the next input batch into b and runs it through the engine. Runs
  * on the helper when reading ahead: it touches the input layer, the engine
  * (and its profile) and b, nothing else. */
-bool OGRVSGPUOverlayLayer::RunBatch(Batch *b)
+bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first)
 {
     b->Clear();
     const double t0 = vsg_now_s();
     const vsgpu::Source &input = m_plan->input;
     size_t batch_rows = 0, batch_bytes = 0;
-    BatchLimits(&batch_rows, &batch_bytes);
+    BatchLimits(first, &batch_rows, &batch_bytes);
     if (!vsgpu::ReadSourceBatch(input, batch_rows, true, &b->in, &b->counts,
                                 nullptr, batch_bytes))
         return false;

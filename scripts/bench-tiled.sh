@@ -116,7 +116,7 @@ for w in $workloads; do
       cfg=()
       case $eng in *-1t) cfg=(--config VSGPU_READ_AHEAD NO) ;; esac
       case ${eng%-1t} in
-        cpu-[0-9]*) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS ${eng#cpu-}) ;;
+        cpu-[0-9]*) base=${eng%-1t}; cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_NUM_THREADS ${base#cpu-}) ;;
         cpu-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU) ;;
         geos-all) cfg+=(--config VSGPU_EXECUTION_MODE CPU --config VSGPU_COVERAGE_UNION NO) ;;
         gpu) cfg+=(--config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_REFINE NO) ;;
