@@ -358,6 +358,12 @@ class HelperThread
     {
         return m_cancel.load();
     }
+    /* Set once the caller waits for the job: work the caller could do
+     * itself later is better left to it from then on. */
+    bool CallerWaiting() const
+    {
+        return m_waiting.load(std::memory_order_relaxed);
+    }
     /* Cancels and waits for a pending job, drops its messages, and ends
      * the thread. Post() starts a new one. */
     void Quit();
@@ -380,6 +386,7 @@ class HelperThread
     bool m_result = false;
     bool m_quit = false;
     std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_waiting{false};
     std::vector<Message> m_messages; /* the job's, in order            */
 };
 
@@ -673,6 +680,10 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         vsgpu::DriverCounts counts; /* the reading's counters only      */
         bool read = false;          /* the input layer gave the batch   */
         bool ok = false;            /* and the engine its results       */
+        /* features of the first results, built by the helper (FIDs set
+         * when handed out); the rest are built when handed out */
+        std::vector<std::unique_ptr<OGRFeature>> built;
+        double build_s = 0;
         Batch();
         ~Batch();
         void Clear();
@@ -681,6 +692,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* the current input batch and its results */
     vsgpu::SourceBatch m_in;   /* the current input batch */
     vsg_result m_result;
+    std::vector<std::unique_ptr<OGRFeature>> m_built; /* Batch::built */
     size_t m_pos = 0;
     /* the next one, read and computed on m_helper while the current one is
      * handed out (READ_AHEAD) */
@@ -715,15 +727,30 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool NextBatch();
     /* Reads and computes the next input batch into b; on the helper
      * thread when reading ahead. false: CPLError raised. */
-    bool RunBatch(Batch *b, bool first);
+    bool RunBatch(Batch *b, bool first, bool prebuild);
+    /* Builds b's features on the helper, from the first, while the caller
+     * is still handing out the current batch (the helper has time to
+     * spare), up to the first one that fails (that one is built again when
+     * handed out, and fails there with its message). The rest are built
+     * when handed out. */
+    void PrebuildFeatures(Batch *b) const;
     /* Makes b the current batch. */
     void TakeBatch(Batch *b);
     void FlushBuildStage();
     OGRFeature *BuildFeature(size_t i);
-    /* The input and method feature of result row i, checked against what
-     * the batch holds (CE_Failure and false when the engine's index is out
-     * of range; *me is -1 when the operation has no method row). */
-    bool RowSources(size_t i, int64_t *in, int64_t *me) const;
+    /* The input and method feature of result row i of (in, r), checked
+     * against what the batch holds (false when the engine's index is out
+     * of range, with a CE_Failure if `report`; *me is -1 when the operation
+     * has no method row). */
+    bool RowSources(const vsgpu::SourceBatch &in, const vsg_result &r, size_t i,
+                    bool report, int64_t *in_row, int64_t *me_row) const;
+    bool RowSources(size_t i, int64_t *in, int64_t *me) const
+    {
+        return RowSources(m_in, m_result, i, true, in, me);
+    }
+    /* Copies the output fields of result rows (in, me) into f. */
+    void CopyFields(OGRFeature *f, const vsgpu::SourceBatch &in, int64_t in_row,
+                    int64_t me_row) const;
     /* Whether result rows carry a method feature's fields. */
     bool NeedMethod() const;
 

@@ -97,6 +97,7 @@ bool HelperThread::Post(std::function<bool()> job)
     m_messages.clear();
     m_job = std::move(job);
     m_done = false;
+    m_waiting = false;
     m_cv.notify_all();
     return true;
 }
@@ -109,6 +110,7 @@ bool HelperThread::Wait()
         std::unique_lock<std::mutex> lock(m_mu);
         if (!m_job)
             return false;
+        m_waiting = true;
         m_cv.wait(lock, [this] { return m_done; });
         messages.swap(m_messages);
         result = m_result;

@@ -51,6 +51,8 @@ void OGRVSGPUOverlayLayer::Batch::Clear()
     counts = vsgpu::DriverCounts();
     read = false;
     ok = false;
+    built.clear();
+    build_s = 0;
 }
 
 void OGRVSGPUOverlayLayer::Stop()
@@ -59,6 +61,7 @@ void OGRVSGPUOverlayLayer::Stop()
     m_helper.Quit();
     m_ahead = Ahead::None;
     m_next.Clear();
+    m_built.clear();
     vsg_result_clear(&m_result);
     if (m_index)
         vsg_method_index_destroy(m_index);
@@ -164,7 +167,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     else if (m_ahead == Ahead::Ready)
         ok = m_next.ok;
     else
-        ok = RunBatch(&m_next, m_counts.input_features == 0);
+        ok = RunBatch(&m_next, m_counts.input_features == 0, false);
     m_ahead = Ahead::None;
     FlushBuildStage(); /* the helper is idle: the profile is this thread's */
     TakeBatch(&m_next);
@@ -173,8 +176,12 @@ bool OGRVSGPUOverlayLayer::NextBatch()
         m_failed = true;
         return false;
     }
+    /* Features are built ahead too, unless the caller reads Arrow
+     * batches (they are cut from the results, no feature is built). */
+    const bool prebuild = !m_arrow_fast;
     if (!m_input_done && m_plan->opts.read_ahead &&
-        m_helper.Post([this] { return m_next.ok = RunBatch(&m_next, false); }))
+        m_helper.Post([this, prebuild]
+                      { return m_next.ok = RunBatch(&m_next, false, prebuild); }))
         m_ahead = Ahead::Posted;
     return true;
 }
@@ -182,7 +189,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
 /* Reads the next input batch into b and runs it through the engine. Runs
  * on the helper when reading ahead: it touches the input layer, the engine
  * (and its profile) and b, nothing else. */
-bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first)
+bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
 {
     b->Clear();
     const double t0 = vsg_now_s();
@@ -224,13 +231,50 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first)
              "results",
              vsgpu::OpName(m_plan->op), static_cast<GIntBig>(n),
              static_cast<unsigned>(b->result.count));
+    if (prebuild)
+        PrebuildFeatures(b);
     return true;
+}
+
+void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
+{
+    const double t0 = vsg_now_s();
+    OGRSpatialReference *srs = m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef();
+    /* a failure is reported when the feature is handed out, not here */
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    b->built.reserve(b->result.count);
+    for (size_t i = 0; i < b->result.count && !m_helper.Cancelled() &&
+                       !m_helper.CallerWaiting();
+         ++i)
+    {
+        int64_t in = -1, me = -1;
+        if (!RowSources(b->in, b->result, i, false, &in, &me))
+            break;
+        auto f = std::make_unique<OGRFeature>(m_plan->defn);
+        if (b->result.wkb[i] != nullptr && b->result.size[i] > 0)
+        {
+            OGRGeometry *g =
+                vsgpu::GeometryFromWkb(b->result.wkb[i], b->result.size[i], srs);
+            if (g == nullptr)
+                break;
+            f->SetGeometryDirectly(g);
+        }
+        CopyFields(f.get(), b->in, in, me);
+        b->built.push_back(std::move(f));
+    }
+    CPLPopErrorHandler();
+    b->build_s = vsg_now_s() - t0;
 }
 
 void OGRVSGPUOverlayLayer::TakeBatch(Batch *b)
 {
     m_in = std::move(b->in);
     b->in.Clear();
+    m_built = std::move(b->built);
+    b->built.clear();
+    m_build_s += b->build_s;
+    m_build_rows += static_cast<int64_t>(m_built.size());
+    b->build_s = 0;
     vsg_result_clear(&m_result);
     m_result = b->result;
     vsg_result_init(&b->result);
@@ -261,37 +305,31 @@ bool OGRVSGPUOverlayLayer::NeedMethod() const
            m_plan->op != vsgpu::Op::ClipRect;
 }
 
-bool OGRVSGPUOverlayLayer::RowSources(size_t i, int64_t *in, int64_t *me) const
+bool OGRVSGPUOverlayLayer::RowSources(const vsgpu::SourceBatch &batch,
+                                      const vsg_result &r, size_t i, bool report,
+                                      int64_t *in, int64_t *me) const
 {
     const bool need_method = NeedMethod();
-    *in = m_result.input_index ? m_result.input_index[i] : -1;
-    *me = m_result.method_index ? m_result.method_index[i] : -1;
-    if (*in < 0 || static_cast<size_t>(*in) >= m_in.Size() ||
+    *in = r.input_index ? r.input_index[i] : -1;
+    *me = r.method_index ? r.method_index[i] : -1;
+    if (*in < 0 || static_cast<size_t>(*in) >= batch.Size() ||
         (need_method &&
          (*me < 0 || static_cast<size_t>(*me) >= m_method_feats.size())))
     {
-        CPLError(CE_Failure, CPLE_AppDefined,
-                 "VSGPU: %s: the engine returned an out-of-range feature "
-                 "index",
-                 vsgpu::OpName(m_plan->op));
+        if (report)
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: %s: the engine returned an out-of-range feature "
+                     "index",
+                     vsgpu::OpName(m_plan->op));
         return false;
     }
     return true;
 }
 
-OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
+void OGRVSGPUOverlayLayer::CopyFields(OGRFeature *f, const vsgpu::SourceBatch &batch,
+                                      int64_t in, int64_t me) const
 {
-    const double t0 = vsg_now_s();
-    int64_t in = -1, me = -1;
-    if (!RowSources(i, &in, &me))
-    {
-        m_failed = true;
-        return nullptr;
-    }
-    OGRFeature *f = NewFeature(m_result.wkb[i], m_result.size[i]);
-    if (f == nullptr)
-        return nullptr;
-    const OGRFeature &src_in = *m_in.feats[static_cast<size_t>(in)];
+    const OGRFeature &src_in = *batch.feats[static_cast<size_t>(in)];
     const std::vector<vsgpu::OutField> &fields = m_plan->fields;
     for (size_t j = 0; j < fields.size(); ++j)
     {
@@ -302,6 +340,27 @@ OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
             CopyField(f, static_cast<int>(j),
                       *m_method_feats[static_cast<size_t>(me)], of.index);
     }
+}
+
+OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
+{
+    if (i < m_built.size())
+    {
+        OGRFeature *f = m_built[i].release();
+        f->SetFID(m_next_fid++);
+        return f;
+    }
+    const double t0 = vsg_now_s();
+    int64_t in = -1, me = -1;
+    if (!RowSources(i, &in, &me))
+    {
+        m_failed = true;
+        return nullptr;
+    }
+    OGRFeature *f = NewFeature(m_result.wkb[i], m_result.size[i]);
+    if (f == nullptr)
+        return nullptr;
+    CopyFields(f, m_in, in, me);
     m_build_s += vsg_now_s() - t0;
     ++m_build_rows;
     return f;
