@@ -162,14 +162,20 @@ void OGRVSGPUOverlayLayer::BatchLimits(bool first, size_t *rows, size_t *bytes) 
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
     bool ok = false;
-    if (m_ahead == Ahead::Posted)
+    const double t_wait = vsg_now_s();
+    const bool waited = m_ahead == Ahead::Posted;
+    if (waited)
         ok = m_helper.Wait();
     else if (m_ahead == Ahead::Ready)
         ok = m_next.ok;
     else
         ok = RunBatch(&m_next, m_counts.input_features == 0, false);
     m_ahead = Ahead::None;
-    FlushBuildStage(); /* the helper is idle: the profile is this thread's */
+    /* the helper is idle: the profile is this thread's. How long this
+     * thread waited for it: the helper's work that writing did not hide. */
+    if (waited)
+        AddStage("read_ahead_wait", t_wait, 1, 1);
+    FlushBuildStage();
     TakeBatch(&m_next);
     if (!ok)
     {

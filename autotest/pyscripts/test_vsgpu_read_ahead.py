@@ -171,3 +171,23 @@ def test_read_ahead_option(nc_gpkg):
     bad = vu.run_vsgpu(nc_gpkg, sql.replace("=NO", "=MAYBE"))
     assert bad["features"] is None
     assert any("READ_AHEAD" in m for m in bad["errors"].failures), bad["errors"].errors
+
+
+@pytest.mark.parametrize("read_ahead", [False, True])
+def test_profile_shows_the_wait(nc_gpkg, tmp_path, read_ahead):
+    """With read-ahead the trace says how long the reading thread waited for
+    the helper (`read_ahead_wait`, one row per batch waited for: every read
+    after the first, here nine batches of 10 and the read that finds the
+    end); without it there is no such stage."""
+    import json
+    trace = tmp_path / "t.json"
+    res = vu.run_vsgpu(nc_gpkg, STATEMENTS["intersection"],
+                       config=_config("cpu", 10, read_ahead, VSGPU_PROFILE=str(trace)))
+    assert len(res["features"]) > 0
+    stages = {s["stage"]: s for s in json.loads(trace.read_text())["stages"]}
+    if not read_ahead:
+        assert "read_ahead_wait" not in stages
+        return
+    wait = stages["read_ahead_wait"]
+    assert wait["rows_in"] == 10 and wait["elapsed_s"] >= 0, wait
+    assert stages["ogr_read_input"]["rows_in"] == 100
