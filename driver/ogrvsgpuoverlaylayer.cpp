@@ -245,7 +245,7 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
 void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
 {
     const double t0 = vsg_now_s();
-    OGRSpatialReference *srs = m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef();
+    const OGRSpatialReference *srs = m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef();
     /* a failure is reported when the feature is handed out, not here */
     CPLPushErrorHandler(CPLQuietErrorHandler);
     b->built.reserve(b->result.count);
