@@ -271,6 +271,17 @@ struct DriverCounts
     GIntBig input_features = 0;
     GIntBig method_features = 0;
     GIntBig output_features = 0;
+
+    DriverCounts &operator+=(const DriverCounts &o)
+    {
+        curves_linearized += o.curves_linearized;
+        reprojection_failed += o.reprojection_failed;
+        unreadable_geometries += o.unreadable_geometries;
+        input_features += o.input_features;
+        method_features += o.method_features;
+        output_features += o.output_features;
+        return *this;
+    }
 };
 
 struct ReportState
@@ -546,6 +557,11 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     bool StartEngine();
     void StopEngine();
     void Finish();
+    /* A feature of the layer with the geometry of an engine result (no
+     * FID); nullptr, nothing raised, when the WKB cannot be read. */
+    OGRFeature *FeatureFromWkb(const unsigned char *wkb, size_t size) const;
+    /* FeatureFromWkb with the next FID; CE_Failure (m_failed) when the WKB
+     * cannot be read. */
     OGRFeature *NewFeature(const unsigned char *wkb, size_t size);
     /* Copies a source field into field `dst` of f (unset/null kept). */
     static void CopyField(OGRFeature *f, int dst, const OGRFeature &src,
@@ -679,7 +695,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         vsg_result result;
         vsgpu::DriverCounts counts; /* the reading's counters only      */
         bool read = false;          /* the input layer gave the batch   */
-        bool ok = false;            /* and the engine its results       */
+        bool ok = false;            /* its run's result, once Ready     */
         /* features of the first results, built by the helper (FIDs set
          * when handed out); the rest are built when handed out */
         std::vector<std::unique_ptr<OGRFeature>> built;

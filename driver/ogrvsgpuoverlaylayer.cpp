@@ -186,8 +186,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
      * batches (they are cut from the results, no feature is built). */
     const bool prebuild = !m_arrow_fast;
     if (!m_input_done && m_plan->opts.read_ahead &&
-        m_helper.Post([this, prebuild]
-                      { return m_next.ok = RunBatch(&m_next, false, prebuild); }))
+        m_helper.Post([this, prebuild] { return RunBatch(&m_next, false, prebuild); }))
         m_ahead = Ahead::Posted;
     return true;
 }
@@ -245,7 +244,6 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
 void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
 {
     const double t0 = vsg_now_s();
-    const OGRSpatialReference *srs = m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef();
     /* a failure is reported when the feature is handed out, not here */
     CPLPushErrorHandler(CPLQuietErrorHandler);
     b->built.reserve(b->result.count);
@@ -256,15 +254,9 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
         int64_t in = -1, me = -1;
         if (!RowSources(b->in, b->result, i, false, &in, &me))
             break;
-        auto f = std::make_unique<OGRFeature>(m_plan->defn);
-        if (b->result.wkb[i] != nullptr && b->result.size[i] > 0)
-        {
-            OGRGeometry *g =
-                vsgpu::GeometryFromWkb(b->result.wkb[i], b->result.size[i], srs);
-            if (g == nullptr)
-                break;
-            f->SetGeometryDirectly(g);
-        }
+        std::unique_ptr<OGRFeature> f(FeatureFromWkb(b->result.wkb[i], b->result.size[i]));
+        if (!f)
+            break;
         CopyFields(f.get(), b->in, in, me);
         b->built.push_back(std::move(f));
     }
@@ -288,9 +280,7 @@ void OGRVSGPUOverlayLayer::TakeBatch(Batch *b)
     m_input_done = m_in.at_end;
     if (b->read)
         m_counts.input_features += static_cast<GIntBig>(m_in.Size());
-    m_counts.curves_linearized += b->counts.curves_linearized;
-    m_counts.reprojection_failed += b->counts.reprojection_failed;
-    m_counts.unreadable_geometries += b->counts.unreadable_geometries;
+    m_counts += b->counts;
     b->counts = vsgpu::DriverCounts();
 }
 
@@ -300,7 +290,7 @@ void OGRVSGPUOverlayLayer::Quiesce()
 {
     if (m_ahead != Ahead::Posted)
         return;
-    m_helper.Wait();
+    m_next.ok = m_helper.Wait();
     m_ahead = Ahead::Ready;
 }
 

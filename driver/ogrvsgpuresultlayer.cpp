@@ -89,8 +89,8 @@ void OGRVSGPUResultLayer::CopyField(OGRFeature *f, int dst,
                              src_field));
 }
 
-OGRFeature *OGRVSGPUResultLayer::NewFeature(const unsigned char *wkb,
-                                            size_t size)
+OGRFeature *OGRVSGPUResultLayer::FeatureFromWkb(const unsigned char *wkb,
+                                                size_t size) const
 {
     auto f = std::make_unique<OGRFeature>(m_plan->defn);
     if (wkb != nullptr && size > 0)
@@ -98,18 +98,27 @@ OGRFeature *OGRVSGPUResultLayer::NewFeature(const unsigned char *wkb,
         OGRGeometry *g = vsgpu::GeometryFromWkb(
             wkb, size, m_plan->defn->GetGeomFieldDefn(0)->GetSpatialRef());
         if (g == nullptr)
-        {
-            CPLError(CE_Failure, CPLE_AppDefined,
-                     "VSGPU: %s: the engine returned an unreadable geometry "
-                     "(%u bytes)",
-                     vsgpu::OpName(m_plan->op), static_cast<unsigned>(size));
-            m_failed = true;
             return nullptr;
-        }
         f->SetGeometryDirectly(g);
     }
-    f->SetFID(m_next_fid++);
     return f.release();
+}
+
+OGRFeature *OGRVSGPUResultLayer::NewFeature(const unsigned char *wkb,
+                                            size_t size)
+{
+    OGRFeature *f = FeatureFromWkb(wkb, size);
+    if (f == nullptr)
+    {
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: %s: the engine returned an unreadable geometry "
+                 "(%u bytes)",
+                 vsgpu::OpName(m_plan->op), static_cast<unsigned>(size));
+        m_failed = true;
+        return nullptr;
+    }
+    f->SetFID(m_next_fid++);
+    return f;
 }
 
 void OGRVSGPUResultLayer::Finish()

@@ -74,10 +74,9 @@ static char *dup_str(const char *s)
     return d;
 }
 
-/* Profiling never fails a statement: when memory runs out the record is
- * simply not kept. */
 /* The record of (name, device) in l, appended (zeroed) when new; NULL when
- * out of memory. */
+ * out of memory (profiling never fails a statement: the record is simply
+ * not kept). */
 static record *find_or_add(record_list *l, const char *name, const char *device)
 {
     for (size_t i = 0; i < l->n; i++)

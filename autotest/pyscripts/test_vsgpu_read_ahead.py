@@ -17,7 +17,6 @@ The fault sweep of multi-batch statements (test_vsgpu_faults.py,
 clear error, or its visible re-run, never a batch lost or written twice.
 """
 
-import contextlib
 import shutil
 import sqlite3
 
@@ -116,18 +115,6 @@ def test_messages_of_the_helper_reach_the_callers_handler(late_corrupt_gpkg, eng
     assert len(batches) == 10 and all("batch of 10 input features" in m for m in batches), batches
 
 
-@contextlib.contextmanager
-def _config_options(cfg):
-    saved = {k: gdal.GetConfigOption(k) for k in cfg}
-    for k, v in cfg.items():
-        gdal.SetConfigOption(k, v)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            gdal.SetConfigOption(k, v)
-
-
 def _open_result(path, sql):
     ds = vu.open_vsgpu(path)
     lyr = ds.ExecuteSQL(sql, dialect="VSGPU")
@@ -136,31 +123,30 @@ def _open_result(path, sql):
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_stream_stopped_part_way(nc_gpkg, engine):
+def test_stream_stopped_part_way(nc_gpkg, engine, config_options):
     sql = STATEMENTS["intersection"]
     full = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 6, False))
     expected = _fingerprint(full)
-    cfg = _config(engine, 6, True)
-    with _config_options(cfg):
-        ds, lyr = _open_result(nc_gpkg, sql)
-        # part way, then from the start: every feature once, in order
-        for _ in range(15):
-            assert lyr.GetNextFeature() is not None
-        mid = lyr.GetMetadata("VSGPU")
-        assert mid["COMPLETE"] == "NO" and 6 <= int(mid["INPUT_FEATURES"]) <= 100, mid
-        lyr.ResetReading()
-        res = {"features": vu.read_features(lyr)}
-        assert _fingerprint(res) == expected
-        assert _counts(lyr.GetMetadata("VSGPU")) == _counts(full["metadata"])
-        # part way, then the result set released while the helper may run
-        lyr.ResetReading()
-        for _ in range(20):
-            assert lyr.GetNextFeature() is not None
-        ds.ReleaseResultSet(lyr)
-        # part way, then the dataset closed with the result set still open
-        ds, lyr = _open_result(nc_gpkg, sql)
+    config_options(_config(engine, 6, True))
+    ds, lyr = _open_result(nc_gpkg, sql)
+    # part way, then from the start: every feature once, in order
+    for _ in range(15):
         assert lyr.GetNextFeature() is not None
-        ds = None
+    mid = lyr.GetMetadata("VSGPU")
+    assert mid["COMPLETE"] == "NO" and 6 <= int(mid["INPUT_FEATURES"]) <= 100, mid
+    lyr.ResetReading()
+    res = {"features": vu.read_features(lyr)}
+    assert _fingerprint(res) == expected
+    assert _counts(lyr.GetMetadata("VSGPU")) == _counts(full["metadata"])
+    # part way, then the result set released while the helper may run
+    lyr.ResetReading()
+    for _ in range(20):
+        assert lyr.GetNextFeature() is not None
+    ds.ReleaseResultSet(lyr)
+    # part way, then the dataset closed with the result set still open
+    ds, lyr = _open_result(nc_gpkg, sql)
+    assert lyr.GetNextFeature() is not None
+    ds = None
 
 
 def test_read_ahead_option(nc_gpkg):
