@@ -7,10 +7,20 @@
  * (coverage.c, levels.c) as before.
  *
  * What a group union reads is each member's input WKB, or for a member
- * the reader repaired, the repair (MakeValid's output, which need not fit
- * its neighbours: then the union proves the group is no coverage and
- * hands it back). The union itself refuses unclosed rings (which the
- * reader closes), collections and Z.
+ * the reader repaired, the repair. The union itself refuses unclosed
+ * rings (which the reader closes), collections and Z.
+ *
+ * Repaired members are kept out of the group union (set_aside). A repair
+ * (MakeValid's output) need not fit its neighbours: it drops a spike or a
+ * collapsed loop whose vertices the neighbours still have, and the group
+ * union then proves, rightly, that the group is no coverage. Real layers
+ * have a few such members (22 of the 3,231 US counties), and each used to
+ * send its whole group, a state or a nation, to GEOS's merge tree. Without
+ * them the rest is a coverage with holes where they were; the group union
+ * settles it (pass 1, or pass 1b with the repaired members' neighbours
+ * aside too), and GEOS unions the members set aside into that outline
+ * (merge_aside): one small overlay per group. Union is associative, so
+ * the answer is the same polygon set.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +28,69 @@
 #include "dissolve/dissolve_internal.h"
 
 #include "core/fault.h"
+#include "dissolve/union_step.h"
 #include "geometry/dimension.h"
+#include "index/strtree.h"
 
-/* Groups with a member read as a geometry. */
-static unsigned char *offered_groups(const dissolve_t *d)
+/* Members kept out of the group union (aside[i] != 0), merged in
+ * afterwards by GEOS (merge_aside). With redo NULL: each repaired member
+ * (1). A repair (MakeValid's output) need not fit its neighbours, so with
+ * it the group would be no coverage; without it the rest has a hole where
+ * it was. That hole is mostly a simple ring, but where the repair dropped
+ * a spike or a loop whose vertex the neighbours still touch, it is not,
+ * and the group union refuses the group again. For the groups in redo
+ * (redo[g] != 0), every member whose box meets a repaired member's box of
+ * the same group goes aside too (2): the ring of members around those
+ * neighbours is clean. One STR tree over the repaired members' boxes. */
+static vsg_status set_aside(dissolve_t *d, unsigned char *aside, const unsigned char *redo)
+{
+    size_t n = d->b.n;
+    if (!redo) {
+        for (size_t i = 0; i < n; i++)
+            aside[i] = d->b.in[i].outcome == VSG_READ_GEOM && d->b.in[i].repaired;
+        return VSG_OK;
+    }
+    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
+    unsigned char *rep = vsg_malloc(n ? n : 1);
+    vsg_strtree *t = NULL;
+    vsg_id_list hits = {0};
+    vsg_status st = boxes && rep ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
+        rep[i] = aside[i] == 1 && redo[d->group_of[i]];
+    }
+    if (st == VSG_OK)
+        st = vsg_strtree_build(boxes, rep, n, &t);
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        if (aside[i] || !redo[d->group_of[i]] || d->b.in[i].outcome != VSG_READ_GEOM)
+            continue;
+        st = vsg_strtree_query(t, d->b.in[i].box, &hits);
+        for (size_t k = 0; st == VSG_OK && k < hits.n && !aside[i]; k++)
+            aside[i] = d->group_of[hits.ids[k]] == d->group_of[i] ? 2 : 0;
+    }
+    vsg_strtree_destroy(t);
+    vsg_id_list_free(&hits);
+    free(boxes);
+    free(rep);
+    return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
+}
+
+/* offer[g] bits: OFFERED, a member read as a geometry and not set aside
+ * (the first pass unions those); ASIDE, a member set aside (merged in
+ * afterwards, merge_aside). */
+enum { OFFERED = 1, ASIDE = 2 };
+
+/* Groups with at least this many repaired members skip pass 1. */
+#define VSG_ASIDE_DIRECT 4
+
+static unsigned char *offered_groups(const dissolve_t *d, const unsigned char *aside)
 {
     unsigned char *offer = vsg_calloc((size_t)d->n_groups + 1, 1);
     if (!offer)
         return NULL;
     for (size_t i = 0; i < d->b.n; i++)
         if (d->b.in[i].outcome == VSG_READ_GEOM)
-            offer[d->group_of[i]] = 1;
+            offer[d->group_of[i]] |= aside[i] ? ASIDE : OFFERED;
     return offer;
 }
 
@@ -75,6 +137,120 @@ static void take_group(dissolve_t *d, int64_t g, unsigned char *wkb, size_t size
     gr->steps = 1;
     gr->coverage_ok = 1;
     vsg_dissolve_group_finished(d);
+}
+
+/* ---- merge_aside: the members set aside into a settled outline -------- */
+
+typedef struct {
+    dissolve_t *d;
+    const unsigned char *aside;
+    const int64_t *groups;         /* the groups to merge                 */
+    unsigned char *const *wkb;     /* per group: its outline without them  */
+    const size_t *size;
+    unsigned char *merged;         /* per task: the group is done          */
+} repair_merge;
+
+/* The union of the members of group g set aside (borrowed geometries), in
+ * member order; NULL on a GEOS failure or, *nomem set, our allocation. */
+static GEOSGeometry *aside_union(vsg_worker *w, dissolve_t *d, const unsigned char *aside,
+                                 int64_t g, int *nomem)
+{
+    const group_t *gr = &d->groups[g];
+    size_t n = 0, cap = 0;
+    for (size_t c = gr->first_chunk; c < gr->first_chunk + gr->n_chunks; c++)
+        cap += d->chunks[c].count;
+    GEOSGeometry **parts = vsg_malloc((cap ? cap : 1) * sizeof *parts);
+    if (!parts) {
+        *nomem = 1;
+        return NULL;
+    }
+    int ok = 1;
+    for (size_t c = gr->first_chunk; ok && c < gr->first_chunk + gr->n_chunks; c++)
+        for (size_t k = 0; ok && k < d->chunks[c].count; k++) {
+            int64_t i = d->members[d->chunks[c].first + k];
+            if (aside[i])
+                ok = (parts[n++] = GEOSGeom_clone_r(w->ctx, d->b.in[i].geom)) != NULL;
+        }
+    n -= !ok;
+    GEOSGeometry *coll = ok ? GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts,
+                                                          (unsigned)n)
+                            : NULL;
+    if (!coll)
+        for (size_t k = 0; k < n; k++)
+            GEOSGeom_destroy_r(w->ctx, parts[k]);
+    free(parts);
+    GEOSGeometry *u = coll ? vsg_worker_unary_union(w, -1, coll) : NULL;
+    if (coll)
+        GEOSGeom_destroy_r(w->ctx, coll);
+    return u;
+}
+
+static void repair_task(void *vp, size_t t, int wid)
+{
+    repair_merge *m = vp;
+    dissolve_t *d = m->d;
+    int64_t g = m->groups[t];
+    group_t *gr = &d->groups[g];
+    vsg_worker *w = &d->b.e->workers[wid];
+    if (vsg_dissolve_stopped(d))
+        return;
+    int nomem = 0;
+    vsg_worker_clear_message(w);
+    GEOSWKBReader *rd = GEOSWKBReader_create_r(w->ctx);
+    GEOSGeometry *outline = rd ? GEOSWKBReader_read_r(w->ctx, rd, m->wkb[g], m->size[g]) : NULL;
+    GEOSGeometry *rep = outline ? aside_union(w, d, m->aside, g, &nomem) : NULL;
+    GEOSGeometry *all = rep ? vsg_union_two_polygonal(w, outline, rep) : NULL;
+    if (!rd || (rep && !all && !w->has_geos_msg))
+        nomem = 1;   /* GEOS reports its failures; none: an allocation */
+    if (rd)
+        GEOSWKBReader_destroy_r(w->ctx, rd);
+    if (outline)
+        GEOSGeom_destroy_r(w->ctx, outline);
+    if (rep)
+        GEOSGeom_destroy_r(w->ctx, rep);
+    if (nomem)
+        vsg_failure_record(&d->b.failure, (int64_t)t, VSG_ERR_NOMEM, -1, -1,
+                           "group #%lld: merging the members set aside: out of memory", (long long)g);
+    if (!all)
+        return;   /* GEOS could not: the GEOS stages union the whole group */
+    gr->partials[0] = all;   /* the group's result, as the coverage phase leaves one */
+    gr->n_partials = 1;
+    m->merged[t] = 1;
+    vsg_dissolve_group_finished(d);
+    vsg_dissolve_progress(d, wid);
+}
+
+/* The groups the first pass settled without the members set aside: each
+ * outline unioned with those members by GEOS, one task per group. */
+static vsg_status merge_aside(dissolve_t *d, const unsigned char *aside, const int64_t *groups,
+                              size_t n, const vsg_group_union_out *o)
+{
+    if (n == 0)
+        return VSG_OK;
+    double t0 = vsg_now_s();
+    repair_merge m = {d, aside, groups, o->wkb, o->size, vsg_calloc(n, 1)};
+    if (!m.merged)
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    vsg_failure_destroy(&d->b.failure);
+    vsg_failure_init(&d->b.failure);
+    vsg_pool_run(d->b.e->pool, n, repair_task, &m);
+    vsg_status st = vsg_engine_take_failure(d->b.e, &d->b.failure);
+    int64_t merged = 0;
+    for (size_t t = 0; t < n; t++) {
+        group_t *gr = &d->groups[groups[t]];
+        if (m.merged[t]) {
+            gr->done = 1;
+            gr->steps = 1;
+            gr->coverage_ok = 1;
+            merged++;
+        } else {
+            gr->fast_tried = 1;
+        }
+    }
+    free(m.merged);
+    vsg_profile_add(d->b.e->profile, "merge_aside", "CPU", vsg_now_s() - t0, (int64_t)n,
+                    merged, 0, 0, 0);
+    return st;
 }
 
 /* One call of the group union over the members whose "group" is key[i]
@@ -257,46 +433,119 @@ done:
     return st;
 }
 
+/* One pass of the group union over the groups with want[g] set, their
+ * members not set aside; each group it settles is taken, or listed in
+ * merge[] (*n_merge) when members were set aside; the others are marked
+ * in failed[] (if given) or as tried. o holds the settled outlines. */
+static vsg_status group_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *rep,
+                             const unsigned char *aside, const unsigned char *want,
+                             int64_t *key, vsg_group_union_out *o, int64_t *merge,
+                             size_t *n_merge, unsigned char *failed)
+{
+    size_t G = (size_t)d->n_groups;
+    unsigned char *offer = offered_groups(d, aside);
+    if (!offer)
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    for (size_t i = 0; i < d->b.n; i++) {
+        int64_t g = d->group_of[i];
+        key[i] = want[g] && offer[g] & OFFERED && !aside[i] ? g : -1;
+    }
+    uint8_t *retried = failed ? vsg_calloc(G, 1) : NULL;
+    if (failed && !retried) {
+        free(offer);
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+    for (size_t g = 0; retried && g < G; g++)
+        retried[g] = want[g] && offer[g] & OFFERED && offer[g] & ASIDE;
+    o->retried = retried;   /* a failure there is counted by the retry */
+    vsg_status st = call_union(d, fast, rep, key, d->n_groups, o);
+    o->retried = NULL;
+    free(retried);
+    for (size_t g = 0; st == VSG_OK && g < G; g++) {
+        if (!want[g] || !(offer[g] & OFFERED))
+            continue;   /* nothing offered (all set aside, null or empty) */
+        if (o->ok[g] && offer[g] & ASIDE) {
+            merge[(*n_merge)++] = (int64_t)g;
+        } else if (o->ok[g]) {
+            take_group(d, (int64_t)g, o->wkb[g], o->size[g]);
+            o->wkb[g] = NULL;
+        } else if (failed && offer[g] & ASIDE) {
+            failed[g] = 1;
+        } else {
+            d->groups[g].fast_tried = 1;
+        }
+    }
+    free(offer);
+    return st;
+}
+
 vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
 {
     vsg_engine *e = d->b.e;
     if (!fast || d->dim != 2 || d->n_groups == 0)
         return VSG_OK;
-    size_t G = (size_t)d->n_groups;
-    unsigned char *offer = offered_groups(d);
+    size_t G = (size_t)d->n_groups, n_merge = 0;
+    unsigned char *aside = vsg_malloc(d->b.n ? d->b.n : 1);
+    unsigned char *want = vsg_malloc(G), *retry = vsg_calloc(G, 1);
     int64_t *key = vsg_malloc((d->b.n ? d->b.n : 1) * sizeof *key);
+    int64_t *merge = vsg_malloc(G * sizeof *merge);
     repairs rep = {vsg_calloc(d->b.n ? d->b.n : 1, sizeof(unsigned char *)),
                    vsg_calloc(d->b.n ? d->b.n : 1, sizeof(size_t))};
-    vsg_group_union_out o;
+    vsg_group_union_out o, o2;
     memset(&o, 0, sizeof o);
+    memset(&o2, 0, sizeof o2);
     vsg_status st = VSG_OK;
-    if (!offer || !key || !rep.wkb || !rep.size || out_alloc(&o, G) != VSG_OK) {
+    if (!aside || !want || !retry || !key || !merge || !rep.wkb || !rep.size ||
+        out_alloc(&o, G) != VSG_OK || out_alloc(&o2, G) != VSG_OK) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    /* pass 1: whole groups, their members in input order (empties
-     * included: they contribute nothing, as in GEOS) */
-    for (size_t i = 0; i < d->b.n; i++)
-        key[i] = offer[d->group_of[i]] ? d->group_of[i] : -1;
-    if ((st = call_union(d, fast, &rep, key, d->n_groups, &o)) != VSG_OK)
+    /* pass 1: whole groups but their repaired members, in input order
+     * (empties included: they contribute nothing, as in GEOS). A group
+     * with several repaired members (a nation) would most likely fail it
+     * and be unioned twice: it goes straight to pass 1b. */
+    if ((st = set_aside(d, aside, NULL)) != VSG_OK)
         goto done;
+    memset(merge, 0, G * sizeof *merge);   /* first the repaired members per group */
+    for (size_t i = 0; i < d->b.n; i++)
+        merge[d->group_of[i]] += aside[i];
     for (size_t g = 0; g < G; g++) {
-        if (o.ok[g] && offer[g]) {
-            take_group(d, (int64_t)g, o.wkb[g], o.size[g]);
-            o.wkb[g] = NULL;
-        } else if (offer[g]) {
-            d->groups[g].fast_tried = 1;
-        }
+        retry[g] = merge[g] >= VSG_ASIDE_DIRECT;
+        want[g] = !retry[g];
     }
+    if (
+        (st = group_pass(d, fast, &rep, aside, want, key, &o, merge, &n_merge, retry)) != VSG_OK)
+        goto done;
+    /* pass 1b: the groups that failed with repaired members aside, once
+     * more with their neighbours aside too */
+    if (memchr(retry, 1, G)) {
+        if ((st = set_aside(d, aside, retry)) != VSG_OK ||
+            (st = group_pass(d, fast, &rep, aside, retry, key, &o2, merge, &n_merge, NULL)) !=
+                VSG_OK)
+            goto done;
+        for (size_t g = 0; g < G; g++)
+            if (retry[g] && o2.ok[g]) {   /* its outline joins pass 1's */
+                o.ok[g] = 1;
+                o.wkb[g] = o2.wkb[g];
+                o.size[g] = o2.size[g];
+                o2.wkb[g] = NULL;
+            }
+    }
+    if ((st = merge_aside(d, aside, merge, n_merge, &o)) != VSG_OK)
+        goto done;
     /* pass 2: the chunks of the others */
     st = chunk_pass(d, fast, &rep);
 done:
     out_free(&o, G);
+    out_free(&o2, G);
     for (size_t i = 0; rep.wkb && i < d->b.n; i++)
         free(rep.wkb[i]);
     free(rep.wkb);
     free(rep.size);
-    free(offer);
+    free(aside);
+    free(want);
+    free(retry);
+    free(merge);
     free(key);
     return st;
 }

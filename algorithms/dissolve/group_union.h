@@ -22,6 +22,9 @@ typedef struct {
     size_t *size;
     int parts_of_groups;   /* the "groups" are pieces (chunks) of the
                               statement's groups: not counted as groups */
+    const uint8_t *retried; /* NULL, or per group: offered again by a
+                              later call if not settled here, so a failure
+                              here is not counted (its rows neither)      */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

@@ -92,14 +92,18 @@ def _profile_rows(tmp_path, path, sql, config):
 
 
 def test_counties_mostly_settled_by_the_coverage_union(tmp_path, counties_gpkg):
-    """The counties are a coverage but for a few states whose counties
-    overlap or were repaired out of shape: those go to GEOS, the rest are
-    settled by the coverage union (its trace stage group_union says how
-    many), and none is lost."""
+    """The counties are a coverage but for 22 counties the reader repairs
+    (MakeValid) out of shape, in four states. The coverage union settles
+    every state with those counties set aside (and, where that leaves a
+    hole it cannot prove, their neighbours too); GEOS merges them into the
+    outline (stage merge_aside). None is lost, none goes to the merge tree
+    (stages union and merge)."""
     res, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["states"][1], {})
     assert "group_union" in stages and stages["group_union"]["device"] == "CPU"
     settled = stages["group_union"]["rows_out"]
-    assert 45 <= settled <= 56, settled
+    assert settled == 56, settled
+    assert 4 <= stages["merge_aside"]["rows_out"] <= stages["merge_aside"]["rows_in"], stages
+    assert all(stages[s]["rows_in"] == 0 for s in ("union", "merge") if s in stages), stages
     assert all(f.geom is not None for f in res["features"])
     assert int(res["metadata"]["COVERAGE_UNION_GROUPS"]) >= settled
     # GEOS only: no group_union stage at all
@@ -107,7 +111,18 @@ def test_counties_mostly_settled_by_the_coverage_union(tmp_path, counties_gpkg):
     assert "group_union" not in stages
 
 
-@pytest.mark.parametrize("name", ["states", "nc_fips"])
+def test_nation_settled_with_the_repaired_counties_aside(tmp_path, counties_gpkg):
+    """Counties into one nation: the group has 22 repaired members, so it
+    goes straight to the pass that sets them and their neighbours aside;
+    the coverage union settles the rest, GEOS merges the members set aside,
+    and the answer is GEOS's (test_equals_geos)."""
+    _, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["nation"][1], {})
+    assert stages["group_union"]["rows_out"] == 1, stages
+    assert stages["merge_aside"]["rows_out"] == 1, stages
+    assert all(stages[s]["rows_in"] == 0 for s in ("chunk_union", "merge") if s in stages), stages
+
+
+@pytest.mark.parametrize("name", ["states", "nation", "nc_fips"])
 def test_gpu_pipeline_same_groups_and_counts(request, tmp_path, name):
     fixture, sql = STATEMENTS[name]
     path = _path(request, fixture)
