@@ -80,8 +80,6 @@ static vsg_status set_aside(dissolve_t *d, unsigned char *aside, const unsigned 
  * afterwards, merge_aside). */
 enum { OFFERED = 1, ASIDE = 2 };
 
-/* Groups with at least this many repaired members skip pass 1. */
-#define VSG_ASIDE_DIRECT 4
 
 static unsigned char *offered_groups(const dissolve_t *d, const unsigned char *aside)
 {
@@ -433,6 +431,105 @@ done:
     return st;
 }
 
+/* Which repaired members need their neighbours aside (aside[i] = 2 for
+ * those neighbours). One probe per repaired member r: its group's other
+ * members whose box meets r's box (r's neighbours), unioned on their own
+ * by the group union. They surround the hole r leaves; if the probe is
+ * settled, that hole is a simple ring, and the group's union without r
+ * will be too near r. A probe that fails (the hole touches itself, or the
+ * neighbours meet badly among themselves) sets its members aside. The
+ * probes are small (about ten members each) and run in one call, so a
+ * nation with 22 repaired counties sets aside the neighbours of the few
+ * that need it, not of all. Members already aside stay out of probes. */
+static vsg_status probe_aside(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
+                              unsigned char *aside)
+{
+    vsg_engine *e = d->b.e;
+    size_t n = d->b.n, n_probe = 0, n_ent = 0, cap = 0;
+    int64_t *probe_of = vsg_malloc((n ? n : 1) * sizeof *probe_of);
+    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
+    unsigned char *rep = vsg_calloc(n ? n : 1, 1);
+    vsg_strtree *t = NULL;
+    vsg_id_list hits = {0};
+    int64_t *ent_i = NULL, *ent_p = NULL;
+    const unsigned char **wkb = NULL;
+    size_t *size = NULL;
+    vsg_group_union_out o;
+    memset(&o, 0, sizeof o);
+    vsg_status st = probe_of && boxes && rep ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
+        rep[i] = aside[i] == 1;
+        probe_of[i] = rep[i] ? (int64_t)n_probe++ : -1;
+    }
+    if (st != VSG_OK || n_probe == 0)
+        goto nomem;
+    st = vsg_strtree_build(boxes, rep, n, &t);
+    /* the entries (member, probe), in member order */
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        if (aside[i] || d->b.in[i].outcome != VSG_READ_GEOM)
+            continue;
+        if ((st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
+            break;
+        for (size_t k = 0; k < hits.n; k++) {
+            if (d->group_of[hits.ids[k]] != d->group_of[i])
+                continue;
+            if (n_ent == cap) {
+                size_t c2 = cap ? 2 * cap : 1024;
+                int64_t *a2 = vsg_realloc(ent_i, c2 * sizeof *a2);
+                if (a2)
+                    ent_i = a2;
+                int64_t *b2 = vsg_realloc(ent_p, c2 * sizeof *b2);
+                if (b2)
+                    ent_p = b2;
+                if (!a2 || !b2) {
+                    st = VSG_ERR_NOMEM;
+                    break;
+                }
+                cap = c2;
+            }
+            ent_i[n_ent] = (int64_t)i;
+            ent_p[n_ent++] = probe_of[hits.ids[k]];
+        }
+    }
+    if (st != VSG_OK || n_ent == 0)
+        goto nomem;
+    wkb = vsg_malloc(n_ent * sizeof *wkb);
+    size = vsg_malloc(n_ent * sizeof *size);
+    if (!wkb || !size || out_alloc(&o, n_probe) != VSG_OK) {
+        st = VSG_ERR_NOMEM;
+        goto nomem;
+    }
+    for (size_t k = 0; k < n_ent && st == VSG_OK; k++)
+        st = member_wkb(d, (size_t)ent_i[k], r, &wkb[k], &size[k]);
+    if (st != VSG_OK)
+        goto out;   /* member_wkb set the engine's error */
+    o.parts_of_groups = 1;   /* probes, not groups: not counted */
+    o.stage = "aside_probes";
+    vsg_wkb_array members = {n_ent, wkb, size};
+    if ((st = fast(e, &members, ent_p, (int64_t)n_probe, &o)) != VSG_OK)
+        goto out;   /* the group union set the engine's error */
+    for (size_t k = 0; k < n_ent; k++)
+        if (!o.ok[ent_p[k]])
+            aside[ent_i[k]] = 2;
+    goto out;
+nomem:   /* VSG_OK here too: nothing to probe */
+    if (st != VSG_OK)
+        st = vsg_engine_fail(e, st, -1, -1, "out of memory");
+out:
+    out_free(&o, n_probe);
+    vsg_strtree_destroy(t);
+    vsg_id_list_free(&hits);
+    free(probe_of);
+    free(boxes);
+    free(rep);
+    free(ent_i);
+    free(ent_p);
+    free(wkb);
+    free(size);
+    return st;
+}
+
 /* One pass of the group union over the groups with want[g] set, their
  * members not set aside; each group it settles is taken, or listed in
  * merge[] (*n_merge) when members were set aside; the others are marked
@@ -500,19 +597,13 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    /* pass 1: whole groups but their repaired members, in input order
-     * (empties included: they contribute nothing, as in GEOS). A group
-     * with several repaired members (a nation) would most likely fail it
-     * and be unioned twice: it goes straight to pass 1b. */
-    if ((st = set_aside(d, aside, NULL)) != VSG_OK)
+    /* pass 1: whole groups but their repaired members and the neighbours
+     * the probes set aside, in input order (empties included: they
+     * contribute nothing, as in GEOS) */
+    if ((st = set_aside(d, aside, NULL)) != VSG_OK ||
+        (st = probe_aside(d, fast, &rep, aside)) != VSG_OK)
         goto done;
-    memset(merge, 0, G * sizeof *merge);   /* first the repaired members per group */
-    for (size_t i = 0; i < d->b.n; i++)
-        merge[d->group_of[i]] += aside[i];
-    for (size_t g = 0; g < G; g++) {
-        retry[g] = merge[g] >= VSG_ASIDE_DIRECT;
-        want[g] = !retry[g];
-    }
+    memset(want, 1, G);
     if (
         (st = group_pass(d, fast, &rep, aside, want, key, &o, merge, &n_merge, retry)) != VSG_OK)
         goto done;

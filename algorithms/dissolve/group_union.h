@@ -25,6 +25,8 @@ typedef struct {
     const uint8_t *retried; /* NULL, or per group: offered again by a
                               later call if not settled here, so a failure
                               here is not counted (its rows neither)      */
+    const char *stage;     /* the trace's stage name; NULL: group_union,
+                              or chunk_union for parts of groups          */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

@@ -274,7 +274,9 @@ static void note_settled(vsg_engine *e, int on_gpu, double t0, const vsg_wkb_arr
     int64_t settled = 0;
     for (int64_t g = 0; g < n_groups; g++)
         settled += out->ok[g];
-    vsg_profile_add(e->profile, out->parts_of_groups ? "chunk_union" : "group_union",
+    vsg_profile_add(e->profile,
+                    out->stage ? out->stage
+                               : out->parts_of_groups ? "chunk_union" : "group_union",
                     on_gpu ? "GPU" : "CPU", vsg_now_s() - t0, (int64_t)members->count, settled,
                     0, 0, 0);
 }
@@ -323,7 +325,7 @@ static void batch_task(void *vp, size_t b, int wid)
         }
         vsg_wkb_array sub = {n, wkb, size};
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
-                                 h->out->parts_of_groups, NULL};
+                                 h->out->parts_of_groups, NULL, NULL};
         st = union_core(h->x[b], 0, &sub, grp, ng, &o);
     }
     h->st[b] = st;
