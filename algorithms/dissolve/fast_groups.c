@@ -170,6 +170,11 @@ static GEOSGeometry *aside_union(vsg_worker *w, dissolve_t *d, const unsigned ch
                 ok = (parts[n++] = GEOSGeom_clone_r(w->ctx, d->b.in[i].geom)) != NULL;
         }
     n -= !ok;
+    if (ok && n == 1) {   /* one member, valid (read or repaired): itself */
+        GEOSGeometry *one = parts[0];
+        free(parts);
+        return one;
+    }
     GEOSGeometry *coll = ok ? GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts,
                                                           (unsigned)n)
                             : NULL;
@@ -506,6 +511,7 @@ static vsg_status probe_aside(dissolve_t *d, vsg_group_union_fn fast, repairs *r
         goto out;   /* member_wkb set the engine's error */
     o.parts_of_groups = 1;   /* probes, not groups: not counted */
     o.stage = "aside_probes";
+    o.coverage_only = 1;     /* the question is the coverage union's */
     vsg_wkb_array members = {n_ent, wkb, size};
     if ((st = fast(e, &members, ent_p, (int64_t)n_probe, &o)) != VSG_OK)
         goto out;   /* the group union set the engine's error */

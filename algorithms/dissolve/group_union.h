@@ -27,6 +27,8 @@ typedef struct {
                               here is not counted (its rows neither)      */
     const char *stage;     /* the trace's stage name; NULL: group_union,
                               or chunk_union for parts of groups          */
+    int coverage_only;     /* settle only what the coverage union proves
+                              (no overlap union on the GPU)               */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

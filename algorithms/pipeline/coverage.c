@@ -255,7 +255,7 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *membe
     vsg_status st = ok ? union_call(x, on_gpu, vsg_stage_coverage_union, members, group_of,
                                     n_groups, NULL, ok, out)
                        : VSG_ERR_NOMEM;
-    if (st == VSG_OK && on_gpu)
+    if (st == VSG_OK && on_gpu && !out->coverage_only)
         st = overlap_pass(x, on_gpu, members, group_of, n_groups, ok, out);
     free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
@@ -325,7 +325,8 @@ static void batch_task(void *vp, size_t b, int wid)
         }
         vsg_wkb_array sub = {n, wkb, size};
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
-                                 h->out->parts_of_groups, NULL, NULL};
+                                 h->out->parts_of_groups, NULL, NULL,
+                                 h->out->coverage_only};
         st = union_core(h->x[b], 0, &sub, grp, ng, &o);
     }
     h->st[b] = st;
