@@ -137,6 +137,23 @@ static void take_group(dissolve_t *d, int64_t g, unsigned char *wkb, size_t size
     vsg_dissolve_group_finished(d);
 }
 
+static vsg_status out_alloc(vsg_group_union_out *o, size_t n)
+{
+    o->ok = vsg_calloc(n ? n : 1, 1);
+    o->wkb = vsg_calloc(n ? n : 1, sizeof(unsigned char *));
+    o->size = vsg_calloc(n ? n : 1, sizeof(size_t));
+    return o->ok && o->wkb && o->size ? VSG_OK : VSG_ERR_NOMEM;
+}
+
+static void out_free(vsg_group_union_out *o, size_t n)
+{
+    for (size_t g = 0; o->wkb && g < n; g++)
+        free(o->wkb[g]);
+    free(o->ok);
+    free(o->wkb);
+    free(o->size);
+}
+
 /* ---- merge_aside: the members set aside into a settled outline -------- */
 
 typedef struct {
@@ -223,13 +240,106 @@ static void repair_task(void *vp, size_t t, int wid)
     vsg_dissolve_progress(d, wid);
 }
 
-/* The groups the first pass settled without the members set aside: each
- * outline unioned with those members by GEOS, one task per group. */
-static vsg_status merge_aside(dissolve_t *d, const unsigned char *aside, const int64_t *groups,
-                              size_t n, const vsg_group_union_out *o)
+/* Group g's outline and its members set aside (their WKB as the group
+ * union reads them), appended to the arrays at *n, keyed t; nothing for a
+ * group with members aside because a probe failed (aside 2): the hole
+ * they fill touches itself or meets them badly (on the US counties, a
+ * vertex within rounding of a neighbour's edge), and the overlap union
+ * mostly hands such groups back too (3 of the 4 such states). */
+static vsg_status add_merge_members(dissolve_t *d, repairs *r, const unsigned char *aside,
+                                    int64_t g, const vsg_group_union_out *o, int64_t t,
+                                    const unsigned char **wkb, size_t *size, int64_t *key,
+                                    size_t *n)
 {
-    if (n == 0)
-        return VSG_OK;
+    const group_t *gr = &d->groups[g];
+    size_t n0 = *n;
+    wkb[*n] = o->wkb[g];
+    size[*n] = o->size[g];
+    key[(*n)++] = t;
+    for (size_t c = gr->first_chunk; c < gr->first_chunk + gr->n_chunks; c++)
+        for (size_t k = 0; k < d->chunks[c].count; k++) {
+            int64_t i = d->members[d->chunks[c].first + k];
+            if (aside[i] == 2) {
+                *n = n0;   /* GEOS merges this group */
+                return VSG_OK;
+            }
+            if (!aside[i])
+                continue;
+            vsg_status st = member_wkb(d, (size_t)i, r, &wkb[*n], &size[*n]);
+            if (st != VSG_OK)
+                return st;   /* member_wkb set the engine's error */
+            key[(*n)++] = t;
+        }
+    return VSG_OK;
+}
+
+/* On the GPU, the merges as one more call of the group union, whose
+ * overlap union nodes each outline with its members set aside (they fill
+ * its holes, or overlap their edges where a repair moved them): the
+ * groups it settles are taken, and *n shrinks to the rest, in order
+ * (GEOS merges those). On the CPU engine (gpu_only) it settles nothing:
+ * GEOS merges faster there than the host backend's unions
+ * (docs/benchmarks.md, the overlap dissolve). */
+static vsg_status merge_on_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
+                                 const unsigned char *aside, int64_t *groups, size_t *n,
+                                 vsg_group_union_out *o)
+{
+    size_t cap = *n, n0 = *n;
+    for (size_t t = 0; t < *n; t++) {
+        const group_t *gr = &d->groups[groups[t]];
+        for (size_t c = gr->first_chunk; c < gr->first_chunk + gr->n_chunks; c++)
+            cap += d->chunks[c].count;
+    }
+    const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
+    size_t *size = vsg_malloc(cap * sizeof *size);
+    int64_t *key = vsg_malloc(cap * sizeof *key);
+    vsg_group_union_out u;
+    memset(&u, 0, sizeof u);
+    u.parts_of_groups = 1;   /* counted as groups by the pass that settled the outline */
+    u.stage = "merge_union";
+    u.gpu_only = 1;
+    vsg_status st = VSG_OK;
+    if (!wkb || !size || !key || out_alloc(&u, *n) != VSG_OK) {
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+        goto done;
+    }
+    size_t m = 0;
+    for (size_t t = 0; t < *n && st == VSG_OK; t++)
+        st = add_merge_members(d, r, aside, groups[t], o, (int64_t)t, wkb, size, key, &m);
+    vsg_wkb_array members = {m, wkb, size};
+    if (st != VSG_OK || m == 0 || (st = fast(d->b.e, &members, key, (int64_t)*n, &u)) != VSG_OK)
+        goto done;
+    size_t left = 0;
+    for (size_t t = 0; t < *n; t++) {
+        int64_t g = groups[t];
+        if (!u.ok[t]) {
+            groups[left++] = g;
+            continue;
+        }
+        free(o->wkb[g]);   /* the outline: the union's result replaces it */
+        o->wkb[g] = NULL;
+        take_group(d, g, u.wkb[t], u.size[t]);
+        u.wkb[t] = NULL;
+    }
+    *n = left;
+done:
+    out_free(&u, n0);
+    free(wkb);
+    free(size);
+    free(key);
+    return st;
+}
+
+/* The groups the first pass settled without the members set aside: each
+ * outline unioned with those members, on the GPU by the group union,
+ * else (and for what it does not settle) by GEOS, one task per group. */
+static vsg_status merge_aside(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
+                              const unsigned char *aside, int64_t *groups, size_t n,
+                              vsg_group_union_out *o)
+{
+    vsg_status st = n ? merge_on_union(d, fast, r, aside, groups, &n, o) : VSG_OK;
+    if (st != VSG_OK || n == 0)
+        return st;
     double t0 = vsg_now_s();
     repair_merge m = {d, aside, groups, o->wkb, o->size, vsg_calloc(n, 1)};
     if (!m.merged)
@@ -237,7 +347,7 @@ static vsg_status merge_aside(dissolve_t *d, const unsigned char *aside, const i
     vsg_failure_destroy(&d->b.failure);
     vsg_failure_init(&d->b.failure);
     vsg_pool_run(d->b.e->pool, n, repair_task, &m);
-    vsg_status st = vsg_engine_take_failure(d->b.e, &d->b.failure);
+    st = vsg_engine_take_failure(d->b.e, &d->b.failure);
     int64_t merged = 0;
     for (size_t t = 0; t < n; t++) {
         group_t *gr = &d->groups[groups[t]];
@@ -288,23 +398,6 @@ done:
     free(size);
     free(key);
     return st;
-}
-
-static vsg_status out_alloc(vsg_group_union_out *o, size_t n)
-{
-    o->ok = vsg_calloc(n ? n : 1, 1);
-    o->wkb = vsg_calloc(n ? n : 1, sizeof(unsigned char *));
-    o->size = vsg_calloc(n ? n : 1, sizeof(size_t));
-    return o->ok && o->wkb && o->size ? VSG_OK : VSG_ERR_NOMEM;
-}
-
-static void out_free(vsg_group_union_out *o, size_t n)
-{
-    for (size_t g = 0; o->wkb && g < n; g++)
-        free(o->wkb[g]);
-    free(o->ok);
-    free(o->wkb);
-    free(o->size);
 }
 
 /* The settled chunks of one group meet along their members' shared edges,
@@ -628,7 +721,7 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
                 o2.wkb[g] = NULL;
             }
     }
-    if ((st = merge_aside(d, aside, merge, n_merge, &o)) != VSG_OK)
+    if ((st = merge_aside(d, fast, &rep, aside, merge, n_merge, &o)) != VSG_OK)
         goto done;
     /* pass 2: the chunks of the others */
     st = chunk_pass(d, fast, &rep);

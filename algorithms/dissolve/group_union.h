@@ -29,6 +29,10 @@ typedef struct {
                               or chunk_union for parts of groups          */
     int coverage_only;     /* settle only what the coverage union proves
                               (no overlap union on the GPU)               */
+    int gpu_only;          /* a GPU-only offer: where the statement runs
+                              on the CPU engine (or the GPU failed in
+                              AUTO) settle nothing, GEOS is the better
+                              engine for it there                         */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

@@ -326,7 +326,7 @@ static void batch_task(void *vp, size_t b, int wid)
         vsg_wkb_array sub = {n, wkb, size};
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
                                  h->out->parts_of_groups, NULL, NULL,
-                                 h->out->coverage_only};
+                                 h->out->coverage_only, 0};
         st = union_core(h->x[b], 0, &sub, grp, ng, &o);
     }
     h->st[b] = st;
@@ -429,5 +429,7 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
         if (st != VSG_OK)
             return st;
     }
+    if (out->gpu_only)
+        return VSG_OK;   /* nothing settled: the caller's GEOS path */
     return union_on_host(e, members, group_of, n_groups, out);
 }
