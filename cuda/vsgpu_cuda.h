@@ -28,6 +28,11 @@ extern "C" {
  * missing", "no CUDA device", ...). Never aborts; safe without a driver. */
 int vsg_cuda_probe(char *msg, size_t msg_len);
 
+/* The dispatch's probe: 1 where the NVIDIA driver library loads and its
+ * device nodes exist, without initialising the driver (the warm-up
+ * thread does, in the background); otherwise vsg_cuda_probe's answer. */
+int vsg_cuda_probe_quick(char *msg, size_t msg_len);
+
 /* Starts CUDA on a helper thread (once per process) so that its start-up
  * overlaps with other work; vsg_cuda_warmup_wait joins it. Both are safe to
  * call any number of times, and without a driver. */

@@ -216,6 +216,15 @@ void WarnSummary(const ReportState &st)
                            static_cast<GIntBig>(gc->gpu_rows_rerun_on_cpu),
                            vsg_engine_gpu_note(st.engine));
     }
+    else if (gc && vsg_engine_gpu_note(st.engine)[0])
+    {
+        /* The dispatch's quick probe found a driver, but the device did not
+         * open (AUTO): the CPU engine ran everything. */
+        if (!text.empty())
+            text += ", ";
+        text += CPLSPrintf("every row re-run on the CPU engine (%s)",
+                           vsg_engine_gpu_note(st.engine));
+    }
     if (gc && gc->gpu_pairs_rerun_on_cpu > 0)
         DebugRefineReasons(st, gc);
     if (text.empty())

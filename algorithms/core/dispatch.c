@@ -56,8 +56,9 @@ const char *vsg_operation_name(vsg_operation op)
     return "operation";
 }
 
-/* The CUDA probe runs once per process: it is the first (and costly) touch
- * of the driver, and its answer does not change while we run. */
+/* The CUDA probe runs once per process, and its answer does not change
+ * while we run. It is the quick one: the driver's start-up is left to the
+ * warm-up thread (cuda/runtime_probe.cu says when it asks the full probe). */
 static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
 static int probe_devices;
 static char probe_message[200];
@@ -65,7 +66,7 @@ static char probe_message[200];
 static void probe_cuda(void)
 {
 #ifdef VSGPU_HAVE_CUDA
-    probe_devices = vsg_cuda_probe(probe_message, sizeof probe_message);
+    probe_devices = vsg_cuda_probe_quick(probe_message, sizeof probe_message);
 #else
     probe_devices = 0;
     snprintf(probe_message, sizeof probe_message,

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fault.h"
+
 #ifdef VSGPU_HAVE_CUDA
 #include "vsgpu_cuda.h"
 #endif
@@ -50,7 +52,10 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
         return g->x;
     vsg_status s;
     char why[256] = "";
-    if (o->backend == VSG_GPU_BACKEND_HOST) {
+    if (vsg_fault_hit(VSG_FAULT_GPU_CALL)) {   /* the tests' device that does not open */
+        s = VSG_ERR_GPU_KERNEL;
+        snprintf(why, sizeof why, "injected fault: the device did not open");
+    } else if (o->backend == VSG_GPU_BACKEND_HOST) {
         s = vsg_exec_create_host(&g->x);
         if (s == VSG_OK)
             vsg_exec_set_host_limit(g->x, o->settings.pool_limit);

@@ -299,3 +299,19 @@ def test_fault_syntax_is_checked(plugin_dir, tmp_path):
     for bad in ("gpu_call", "gpu_call:0", "gpu_call:x", "nothing:1", "gpu_call:1x"):
         rc, err, data = run(plugin_dir, tmp_path, "clip_by_rect", "AUTO", fault=bad)
         assert rc == 0 and data == reference, (bad, err)
+
+
+@pytest.mark.parametrize("op", ["dissolve", "intersection"])
+def test_device_that_does_not_open(plugin_dir, tmp_path, op):
+    """The dispatch's probe answers from the driver's presence without
+    starting it (cuda/runtime_probe.cu), so a device can still fail to open
+    when the statement opens it: the first gpu_call event is that open.
+    AUTO runs every row on the CPU engine and says so; GPU mode fails the
+    statement naming the failure."""
+    _, cpu_reference = counts(plugin_dir, tmp_path, op, "CPU")
+    rc, err, data = run(plugin_dir, tmp_path, op, "AUTO", fault="gpu_call:1")
+    assert rc == 0, err
+    assert "every row re-run on the CPU engine (cannot open the GPU: injected" in err, err
+    assert data == cpu_reference
+    rc, err, data = run(plugin_dir, tmp_path, op, "GPU", fault="gpu_call:1")
+    assert rc == 1 and "cannot open the GPU: injected fault" in err, err
