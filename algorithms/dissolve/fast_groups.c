@@ -28,6 +28,7 @@
 #include "dissolve/dissolve_internal.h"
 
 #include "core/fault.h"
+#include "dissolve/same_edges.h"
 #include "dissolve/union_step.h"
 #include "geometry/dimension.h"
 #include "index/strtree.h"
@@ -122,6 +123,36 @@ static vsg_status member_wkb(dissolve_t *d, size_t i, repairs *r, const unsigned
     *wkb = r->wkb[i];
     *size = r->size[i];
     return VSG_OK;
+}
+
+/* Repaired members whose repair kept every edge of the input
+ * (dissolve/same_edges.h) are no different from the others to the group
+ * union: they go back in (aside 0), and need no probe and no merge. */
+static vsg_status keep_fitting_repairs(dissolve_t *d, unsigned char *aside)
+{
+    vsg_worker *w = &d->b.e->workers[0];
+    GEOSWKBReader *rd = NULL;
+    vsg_status st = VSG_OK;
+    for (size_t i = 0; i < d->b.n && st == VSG_OK; i++) {
+        if (aside[i] != 1)
+            continue;
+        if (!rd && !(rd = GEOSWKBReader_create_r(w->ctx))) {
+            st = VSG_ERR_NOMEM;
+            break;
+        }
+        /* the input as read (invalid, which GEOS reads all the same) */
+        GEOSGeometry *orig =
+            GEOSWKBReader_read_r(w->ctx, rd, d->b.input->wkb[i], d->b.input->size[i]);
+        int same = 0;
+        if (orig)
+            st = vsg_same_edges(w->ctx, orig, d->b.in[i].geom, &same);
+        if (orig)
+            GEOSGeom_destroy_r(w->ctx, orig);
+        aside[i] = !same;   /* unreadable here: stays aside */
+    }
+    if (rd)
+        GEOSWKBReader_destroy_r(w->ctx, rd);
+    return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
 }
 
 /* One group settled: its WKB is the result; the GEOS stages skip it. */
@@ -700,6 +731,7 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
      * the probes set aside, in input order (empties included: they
      * contribute nothing, as in GEOS) */
     if ((st = set_aside(d, aside, NULL)) != VSG_OK ||
+        (st = keep_fitting_repairs(d, aside)) != VSG_OK ||
         (st = probe_aside(d, fast, &rep, aside)) != VSG_OK)
         goto done;
     memset(want, 1, G);

@@ -7,6 +7,8 @@
 #include "vsg_test.h"
 #include "engine_fixtures.h"
 
+#include "dissolve/same_edges.h"
+
 #define RTOL 1e-9
 
 static void grid(fx_array *a, int cols, int rows, double unit, double x0, double y0)
@@ -376,6 +378,36 @@ static void deterministic_across_threads(void)
     fx_array_free(&a);
 }
 
+/* dissolve/same_edges.h: which repairs the group union may keep */
+static int same_edges(const char *a, const char *b)
+{
+    GEOSGeometry *ga = fx_geom(a), *gb = fx_geom(b);
+    int same = -1;
+    CHECK(vsg_same_edges(fx_ctx, ga, gb, &same) == VSG_OK);
+    GEOSGeom_destroy_r(fx_ctx, ga);
+    GEOSGeom_destroy_r(fx_ctx, gb);
+    return same;
+}
+
+static void repairs_that_keep_their_edges(void)
+{
+    /* a spike walked there and back cancels: the repair fits */
+    CHECK(same_edges("POLYGON((0 0,1 0,1 1,0.5 1,0.5 2,0.5 1,0 1,0 0))",
+                     "POLYGON((0 0,1 0,1 1,0.5 1,0 1,0 0))") == 1);
+    /* the same edges in other rings, parts, order and direction */
+    CHECK(same_edges("MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)),((2 0,3 0,3 1,2 0)))",
+                     "MULTIPOLYGON(((3 1,3 0,2 0,3 1)),((0 1,1 1,1 0,0 0,0 1)))") == 1);
+    /* a bow-tie's repair splits its edges at the crossing: not the same */
+    CHECK(same_edges("POLYGON((0 0,2 2,2 0,0 2,0 0))",
+                     "MULTIPOLYGON(((0 0,1 1,0 2,0 0)),((1 1,2 2,2 0,1 1)))") == 0);
+    /* an edge dropped, or moved by a rounding */
+    CHECK(same_edges("POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((0 0,1 0,0 1,0 0))") == 0);
+    CHECK(same_edges("POLYGON((0 0,1 0,1 1,0 1,0 0))",
+                     "POLYGON((0 0,1 0,1 1.0000000000000002,0 1,0 0))") == 0);
+    /* not polygons: never the same */
+    CHECK(same_edges("LINESTRING(0 0,1 0)", "LINESTRING(0 0,1 0)") == 0);
+}
+
 int main(void)
 {
     fx_init();
@@ -387,6 +419,7 @@ int main(void)
     RUN(mostly_a_coverage);
     RUN(voronoi_coverage);
     RUN(deterministic_across_threads);
+    RUN(repairs_that_keep_their_edges);
     fx_finish();
     return TEST_SUMMARY();
 }
