@@ -70,13 +70,10 @@ bool has_device_node()
 
 bool has_driver_library()
 {
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (!h)
-        h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return false;
-    dlclose(h);   // cudart opens it again; the handle's count keeps it loaded meanwhile
-    return true;
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (h)
+        dlclose(h);   // cudart opens it itself when the warm-up starts CUDA
+    return h != nullptr;
 }
 }  // namespace
 

@@ -33,9 +33,27 @@
 #include "geometry/dimension.h"
 #include "index/strtree.h"
 
+/* Whether member i's repair (MakeValid's output) still has the input's
+ * boundary edges (dissolve/same_edges.h): then it fits its neighbours
+ * like any member. An input GEOS cannot read here does not. */
+static vsg_status repair_fits(dissolve_t *d, size_t i, GEOSWKBReader *rd, int *fits)
+{
+    vsg_worker *w = &d->b.e->workers[0];
+    /* the input as read (invalid, which GEOS reads all the same) */
+    GEOSGeometry *orig =
+        GEOSWKBReader_read_r(w->ctx, rd, d->b.input->wkb[i], d->b.input->size[i]);
+    *fits = 0;
+    vsg_status st = orig ? vsg_same_edges(w->ctx, orig, d->b.in[i].geom, fits) : VSG_OK;
+    if (orig)
+        GEOSGeom_destroy_r(w->ctx, orig);
+    return st;
+}
+
 /* Members kept out of the group union (aside[i] != 0), merged in
  * afterwards by GEOS (merge_aside). With redo NULL: each repaired member
- * (1). A repair (MakeValid's output) need not fit its neighbours, so with
+ * whose repair does not keep the input's edges (1; one that keeps them
+ * is no different from the others to the group union: a dropped spike,
+ * a pinched ring re-threaded). A repair need not fit its neighbours, so with
  * it the group would be no coverage; without it the rest has a hole where
  * it was. That hole is mostly a simple ring, but where the repair dropped
  * a spike or a loop whose vertex the neighbours still touch, it is not,
@@ -47,9 +65,22 @@ static vsg_status set_aside(dissolve_t *d, unsigned char *aside, const unsigned 
 {
     size_t n = d->b.n;
     if (!redo) {
-        for (size_t i = 0; i < n; i++)
-            aside[i] = d->b.in[i].outcome == VSG_READ_GEOM && d->b.in[i].repaired;
-        return VSG_OK;
+        GEOSWKBReader *rd = NULL;
+        vsg_status st = VSG_OK;
+        for (size_t i = 0; i < n && st == VSG_OK; i++) {
+            int fits = 1;
+            aside[i] = 0;
+            if (d->b.in[i].outcome != VSG_READ_GEOM || !d->b.in[i].repaired)
+                continue;
+            if (!rd && !(rd = GEOSWKBReader_create_r(d->b.e->workers[0].ctx)))
+                st = VSG_ERR_NOMEM;
+            else
+                st = repair_fits(d, i, rd, &fits);
+            aside[i] = !fits;
+        }
+        if (rd)
+            GEOSWKBReader_destroy_r(d->b.e->workers[0].ctx, rd);
+        return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
     }
     double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
     unsigned char *rep = vsg_malloc(n ? n : 1);
@@ -123,36 +154,6 @@ static vsg_status member_wkb(dissolve_t *d, size_t i, repairs *r, const unsigned
     *wkb = r->wkb[i];
     *size = r->size[i];
     return VSG_OK;
-}
-
-/* Repaired members whose repair kept every edge of the input
- * (dissolve/same_edges.h) are no different from the others to the group
- * union: they go back in (aside 0), and need no probe and no merge. */
-static vsg_status keep_fitting_repairs(dissolve_t *d, unsigned char *aside)
-{
-    vsg_worker *w = &d->b.e->workers[0];
-    GEOSWKBReader *rd = NULL;
-    vsg_status st = VSG_OK;
-    for (size_t i = 0; i < d->b.n && st == VSG_OK; i++) {
-        if (aside[i] != 1)
-            continue;
-        if (!rd && !(rd = GEOSWKBReader_create_r(w->ctx))) {
-            st = VSG_ERR_NOMEM;
-            break;
-        }
-        /* the input as read (invalid, which GEOS reads all the same) */
-        GEOSGeometry *orig =
-            GEOSWKBReader_read_r(w->ctx, rd, d->b.input->wkb[i], d->b.input->size[i]);
-        int same = 0;
-        if (orig)
-            st = vsg_same_edges(w->ctx, orig, d->b.in[i].geom, &same);
-        if (orig)
-            GEOSGeom_destroy_r(w->ctx, orig);
-        aside[i] = !same;   /* unreadable here: stays aside */
-    }
-    if (rd)
-        GEOSWKBReader_destroy_r(w->ctx, rd);
-    return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
 }
 
 /* One group settled: its WKB is the result; the GEOS stages skip it. */
@@ -731,7 +732,6 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
      * the probes set aside, in input order (empties included: they
      * contribute nothing, as in GEOS) */
     if ((st = set_aside(d, aside, NULL)) != VSG_OK ||
-        (st = keep_fitting_repairs(d, aside)) != VSG_OK ||
         (st = probe_aside(d, fast, &rep, aside)) != VSG_OK)
         goto done;
     memset(want, 1, G);

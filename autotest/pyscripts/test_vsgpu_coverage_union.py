@@ -122,6 +122,17 @@ def test_nation_settled_with_the_repaired_counties_aside(tmp_path, counties_gpkg
     assert all(stages[s]["rows_in"] == 0 for s in ("chunk_union", "merge") if s in stages), stages
 
 
+def _translated(g, dx, dy):
+    """g (a MultiPolygon), every vertex moved by (dx, dy), in place."""
+    for i in range(g.GetGeometryCount()):
+        poly = g.GetGeometryRef(i)
+        for j in range(poly.GetGeometryCount()):
+            ring = poly.GetGeometryRef(j)
+            for n, (x, y) in enumerate(ring.GetPoints()):
+                ring.SetPoint_2D(n, x + dx, y + dy)
+    return g
+
+
 def _tiled(src_path, layer, k):
     """The layer's features in k x k translated copies (offsets 1.02 x the
     layer's extent, as bench/workloads/tiled.py), with a field tile: the
@@ -138,13 +149,7 @@ def _tiled(src_path, layer, k):
             g = f.GetGeometryRef()
             if g is None or g.IsEmpty():
                 continue
-            g = ogr.ForceToMultiPolygon(g.Clone())
-            for i in range(g.GetGeometryCount()):
-                poly = g.GetGeometryRef(i)
-                for j in range(poly.GetGeometryCount()):
-                    ring = poly.GetGeometryRef(j)
-                    for n, (x, y) in enumerate(ring.GetPoints()):
-                        ring.SetPoint_2D(n, x + ox, y + oy)
+            g = _translated(ogr.ForceToMultiPolygon(g.Clone()), ox, oy)
             rows.append((g, {"tile": t, "id": f.GetField("id")}))
     path = "/vsimem/tiled_%s.gpkg" % uuid.uuid4().hex
     vu.create_gpkg(path, {"counties": dict(geom_type=ogr.wkbMultiPolygon,
@@ -219,15 +224,8 @@ def _with_shifted_copies(src_path, layer, shift):
         key = f.GetField("FIPS")[:4]
         rows.append((g.Clone(), {"k": key}))
         env = g.GetEnvelope()
-        t = g.Clone()
         dx, dy = shift * (env[1] - env[0]), shift * (env[3] - env[2])
-        for i in range(t.GetGeometryCount()):
-            poly = t.GetGeometryRef(i)
-            for j in range(poly.GetGeometryCount()):
-                ring = poly.GetGeometryRef(j)
-                for k in range(ring.GetPointCount()):
-                    ring.SetPoint_2D(k, ring.GetX(k) + dx, ring.GetY(k) + dy)
-        rows.append((t, {"k": key}))
+        rows.append((_translated(g.Clone(), dx, dy), {"k": key}))
     path = "/vsimem/overlapping_%s.gpkg" % uuid.uuid4().hex
     vu.create_gpkg(path, {"m": dict(geom_type=ogr.wkbMultiPolygon,
                                     fields=[("k", ogr.OFTString)], rows=rows,
