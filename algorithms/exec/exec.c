@@ -92,6 +92,8 @@ void vsg_exec_destroy(vsg_exec *x)
 }
 
 vsg_exec_kind vsg_exec_kind_of(const vsg_exec *x) { return x->kind; }
+
+int vsg_exec_host_plain(const vsg_exec *x) { return x->kind == VSG_EXEC_HOST && x->host_plain; }
 struct vsg_gpu *vsg_exec_gpu(vsg_exec *x) { return x->kind == VSG_EXEC_GPU ? x->gpu : NULL; }
 const char *vsg_exec_device(const vsg_exec *x) { return x->m->device; }
 const char *vsg_exec_device_label(const vsg_exec *x) { return x->label; }

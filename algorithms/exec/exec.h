@@ -39,6 +39,10 @@ void vsg_exec_set_host_limit(vsg_exec *x, int64_t bytes);
  * use of the host backend (dissolve's coverage union) turns that off:
  * nothing crosses a bus, and its trace says so. */
 void vsg_exec_set_host_plain(vsg_exec *x);
+/* Whether x is such a host backend: the CPU engine's own, which no GPU
+ * path mirrors, so its stages may take host-only shortcuts (the
+ * candidates stage's one-pass join). */
+int vsg_exec_host_plain(const vsg_exec *x);
 /* Opens the device (CUDA initialised here, never earlier). Without a
  * usable driver or device: VSG_ERR_NO_GPU and the reason in why. Without
  * CUDA in the build: VSG_ERR_NO_GPU. */

@@ -16,11 +16,15 @@
  *            item's work grows with one box), scan; count each item's
  *            pairs, scan, fill keys (i << bbits | j)
  *   Phase 4  sort the keys (a row's pairs come from several cells), decode
+ *
+ * The CPU engine's own host backend takes candidates_host.c instead: the
+ * same grid in one pass, shaped for one core.
  */
 #include "stages/stages.h"
 #include "stages/step.h"
 
 #include "elements/filter/grid.h"
+#include "stages/filter/candidates_host.h"
 
 #ifdef VSGPU_HAVE_CUDA
 #include "filter/launch_candidates.h"
@@ -249,7 +253,11 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
     vsg_status st = VSG_OK;
     if (na > 0 && nb > 0) {
         cand_scratch s = {0};
-        st = run(x, boxes_a, na, boxes_b, nb, out, &s);
+        /* the CPU engine's own backend: one pass, no device-shaped steps */
+        if (vsg_exec_host_plain(x))
+            st = vsg_candidates_host_run(x, boxes_a, na, boxes_b, nb, cell_cap(nb), out);
+        else
+            st = run(x, boxes_a, na, boxes_b, nb, out, &s);
         scratch_free(x, &s);
         if (st != VSG_OK) {
             vsg_exec_free(x, out->a);

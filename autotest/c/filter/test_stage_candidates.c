@@ -12,13 +12,19 @@ static int boxes_meet(const double *a, const double *b)
     return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 }
 
-/* run the stage on the host and compare with brute force; returns pairs */
-static int64_t check_candidates(const double *ba, int64_t na, const double *bb, int64_t nb)
+/* run the stage on a host backend (plain: the CPU engine's own, which
+ * takes the one-pass join of candidates_host.c) and compare with brute
+ * force; returns pairs */
+static int64_t check_candidates_on(const double *ba, int64_t na, const double *bb, int64_t nb,
+                                   int plain)
 {
     vsg_exec *x = NULL;
     vsg_pairs p;
     if (vsg_exec_create_host(&x) != VSG_OK)
         return -1;
+    if (plain)
+        vsg_exec_set_host_plain(x);
+    CHECK(vsg_exec_host_plain(x) == plain);
     vsg_status st = vsg_stage_candidates(x, ba, na, bb, nb, &p);
     CHECK(st == VSG_OK);
     int64_t k = 0;
@@ -36,6 +42,14 @@ static int64_t check_candidates(const double *ba, int64_t na, const double *bb, 
     vsg_exec_free(x, p.b);
     vsg_exec_destroy(x);
     return k;
+}
+
+/* both paths, the same pairs */
+static int64_t check_candidates(const double *ba, int64_t na, const double *bb, int64_t nb)
+{
+    int64_t n = check_candidates_on(ba, na, bb, nb, 0);
+    CHECK(check_candidates_on(ba, na, bb, nb, 1) == n);
+    return n;
 }
 
 static void random_box(double *b, double extent, double size)

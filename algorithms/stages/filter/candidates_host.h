@@ -1,0 +1,16 @@
+/*
+ * candidates_host.h - the candidates stage's one-pass join for the CPU
+ * engine's own host backend (candidates_host.c says why). Called by
+ * vsg_stage_candidates only; same contract: out->a, out->b sorted by
+ * (a, b), each pair once, from x's memory; cap: the grid's cell ceiling.
+ */
+#ifndef VSG_STAGES_CANDIDATES_HOST_H
+#define VSG_STAGES_CANDIDATES_HOST_H
+
+#include "stages/stages.h"
+
+vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t na,
+                                   const double *boxes_b, int64_t nb, int64_t cap,
+                                   vsg_pairs *out);
+
+#endif
