@@ -54,6 +54,7 @@ typedef struct {
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
     int64_t *val, *ptr, *val2, *ptr2;
+    int64_t *gained;                 /* one flag: a round labelled a piece   */
     /* rays from the first vertex of rings with no node, side cur */
     int8_t *ray_label;               /* n_pc: 0, or the ring's label by ray  */
     int64_t *ray_root, *ray_off;     /* n_pc, n_pc + 1                       */
@@ -412,6 +413,7 @@ VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
     } else if (c->val[t] != 0) {
         c->val2[q] = c->val[t];
         c->ptr2[q] = t;
+        *c->gained = 1;   /* every writer stores the same value */
     } else {
         c->val2[q] = 0;
         c->ptr2[q] = c->ptr[t];

@@ -203,17 +203,30 @@ done:
     return st;
 }
 
-/* Labels along the rings: a fixed number of pointer-jumping rounds
- * (2^rounds exceeds any chain of pieces; no scalar read between them). */
+/* Labels along the rings by pointer jumping. Round k labels the pieces
+ * 2^(k-1) .. 2^k - 1 hops from their labelled source, so a round that
+ * labels nothing ends the chains: every piece still without a label sits
+ * on a loop with none (a ring with no node: rays, below) or after a missing
+ * predecessor (handed back). The flag is read after every round from the
+ * PROP_EARLY-th on (one scalar each, against a pass over every piece);
+ * 2^rounds exceeding any chain bounds the loop. */
+enum { PROP_EARLY = 4 };
+
 static vsg_status propagate(vsg_exec *x, vsg_ref_ctx *c)
 {
     vsg_status st;
     int64_t np = c->n_pc;
     TRY(step(x, c, VSG_REF_PROP_INIT, np));
-    for (int r = vsg_bits_below(np + 1) + 1; r > 0; r--) {
+    for (int r = 1, last = vsg_bits_below(np + 1) + 1; r <= last; r++) {
+        int64_t gained = 1;
+        TRY(vsg_exec_memset(x, c->gained, 0, sizeof *c->gained));
         TRY(step(x, c, VSG_REF_PROP_ROUND, np));
         int64_t *t = c->val; c->val = c->val2; c->val2 = t;
         t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
+        if (r >= PROP_EARLY && r < last)
+            TRY(vsg_exec_read_i64(x, c->gained, &gained));
+        if (!gained)
+            break;
     }
 done:
     return st;
@@ -286,6 +299,7 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
     TRY(get(x, s, (size_t)np * I64, &c->val2));
     TRY(get(x, s, (size_t)np * I64, &c->ptr2));
+    TRY(get(x, s, sizeof *c->gained, &c->gained));
     TRY(get(x, s, (size_t)np, &c->ray_label));
     TRY(vsg_exec_memset(x, c->ray_label, 0, (size_t)np));
     TRY(propagate(x, c));
