@@ -61,6 +61,12 @@ typedef struct {
     int coverage_union;           /* dissolve: the exact coverage union of
                                      the pipeline (GPU or host backend)
                                      before GEOS; 0: GEOS only (default 1) */
+    int repair_clusters;          /* dissolve: a repaired member that does
+                                     not fit its neighbours is unioned with
+                                     them by GEOS before the group union
+                                     (dissolve/clusters.h); 0: set aside and
+                                     merged after, as before 2026-11-26
+                                     (default 1)                            */
     int gpu_refine;               /* intersection and clip: the GPU
                                      pipeline's exact refine of the undecided
                                      pairs (stages/overlay/refine.c) and

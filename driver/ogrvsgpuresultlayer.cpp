@@ -41,6 +41,8 @@ bool OGRVSGPUResultLayer::StartEngine()
     eo.keep_lower_dim = o.keep_lower_dim ? 1 : 0;
     eo.coverage_union = o.coverage_union ? 1 : 0;
     eo.gpu_refine = o.gpu_refine ? 1 : 0;
+    /* a diagnostic switch, not a statement option (docs/options.md) */
+    eo.repair_clusters = CPLTestBool(CPLGetConfigOption("VSGPU_REPAIR_CLUSTERS", "YES")) ? 1 : 0;
     /* The GPU pipeline, when the statement's one dispatch decision took
      * it (ExecuteVSGPU). */
     eo.gpu.enabled = m_plan->dispatch.selected == VSG_RUNTIME_GPU ? 1 : 0;

@@ -15,6 +15,7 @@ void vsg_engine_options_init(vsg_engine_options *opts)
     opts->num_threads = 0;               /* all cores */
     opts->invalid = VSG_INVALID_REPAIR;
     opts->coverage_union = 1;            /* the exact coverage union first */
+    opts->repair_clusters = 1;           /* repairs joined with their neighbours */
 }
 
 int vsg_resolve_num_threads(int requested)

@@ -10,17 +10,22 @@
  * the reader repaired, the repair. The union itself refuses unclosed
  * rings (which the reader closes), collections and Z.
  *
- * Repaired members are kept out of the group union (set_aside). A repair
- * (MakeValid's output) need not fit its neighbours: it drops a spike or a
- * collapsed loop whose vertices the neighbours still have, and the group
- * union then proves, rightly, that the group is no coverage. Real layers
- * have a few such members (22 of the 3,231 US counties), and each used to
- * send its whole group, a state or a nation, to GEOS's merge tree. Without
- * them the rest is a coverage with holes where they were; the group union
- * settles it (pass 1, or pass 1b with the repaired members' neighbours
- * aside too), and GEOS unions the members set aside into that outline
- * (merge_aside): one small overlay per group. Union is associative, so
- * the answer is the same polygon set.
+ * A repaired member (MakeValid's output) need not fit its neighbours: it
+ * drops a spike or a collapsed loop whose vertices the neighbours still
+ * have, and the group union then proves, rightly, that the group is no
+ * coverage. Real layers have a few such members (22 of the 3,231 US
+ * counties), and each used to send its whole group, a state or a nation,
+ * to GEOS's merge tree. A repair that keeps its boundary edges fits like
+ * any member (same_edges.h). Each of the others is first unioned by GEOS
+ * with its same-group neighbours into one member that fits again
+ * (clusters.h), and pass 0 offers every group so: one call, no probe, no
+ * merge. A group pass 0 refuses goes the way before clusters
+ * (VSGPU_REPAIR_CLUSTERS=NO takes it for every group): its repaired
+ * members are kept out (set_aside), the rest is a coverage with holes
+ * where they were; the group union settles it (pass 1, or pass 1b with
+ * the repaired members' neighbours aside too), and GEOS unions the
+ * members set aside into that outline (merge_aside): one small overlay
+ * per group. Union is associative, so the answer is the same polygon set.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +33,7 @@
 #include "dissolve/dissolve_internal.h"
 
 #include "core/fault.h"
+#include "dissolve/clusters.h"
 #include "dissolve/same_edges.h"
 #include "dissolve/union_step.h"
 #include "geometry/dimension.h"
@@ -399,13 +405,16 @@ static vsg_status merge_aside(dissolve_t *d, vsg_group_union_fn fast, repairs *r
 }
 
 /* One call of the group union over the members whose "group" is key[i]
- * (keys in [0, n_keys)); in_key[i] < 0 leaves member i out. out's
- * arrays hold n_keys entries. */
+ * (keys in [0, n_keys)); in_key[i] < 0 leaves member i out. With cl, the
+ * members in a cluster are left out and cluster k comes after them, keyed
+ * cl_key[k] (< 0: left out). out's arrays hold n_keys entries. */
 static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
-                             const int64_t *in_key, int64_t n_keys, vsg_group_union_out *o)
+                             const int64_t *in_key, int64_t n_keys, const vsg_clusters *cl,
+                             const int64_t *cl_key, vsg_group_union_out *o)
 {
     vsg_engine *e = d->b.e;
-    size_t cap = d->b.n ? d->b.n : 1, n = 0;
+    size_t cap = d->b.n + (cl ? cl->n : 0), n = 0;
+    cap = cap ? cap : 1;
     const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
     size_t *size = vsg_malloc(cap * sizeof *size);
     int64_t *key = vsg_malloc(cap * sizeof *key);
@@ -416,11 +425,18 @@ static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
     }
     for (size_t i = 0; i < d->b.n && st == VSG_OK; i++) {
         vsg_read_outcome oc = d->b.in[i].outcome;
-        if (in_key[i] < 0 || (oc != VSG_READ_GEOM && oc != VSG_READ_EMPTY))
+        if (in_key[i] < 0 || (oc != VSG_READ_GEOM && oc != VSG_READ_EMPTY) ||
+            (cl && cl->of && cl->of[i] >= 0))
             continue;
         st = member_wkb(d, i, r, &wkb[n], &size[n]);
         key[n++] = in_key[i];
     }
+    for (size_t k = 0; cl && k < cl->n; k++)
+        if (cl_key[k] >= 0 && cl->wkb[k]) {
+            wkb[n] = cl->wkb[k];
+            size[n] = cl->size[k];
+            key[n++] = cl_key[k];
+        }
     if (st == VSG_OK && n > 0) {
         vsg_wkb_array members = {n, wkb, size};
         st = fast(e, &members, key, n_keys, o);
@@ -535,7 +551,7 @@ static vsg_status chunk_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *re
         st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    if ((st = call_union(d, fast, rep, key, (int64_t)nc, &o)) != VSG_OK)
+    if ((st = call_union(d, fast, rep, key, (int64_t)nc, NULL, NULL, &o)) != VSG_OK)
         goto done;
     if ((st = merge_settled(d, fast, &o)) != VSG_OK)
         goto done;
@@ -686,7 +702,7 @@ static vsg_status group_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *re
     for (size_t g = 0; retried && g < G; g++)
         retried[g] = want[g] && offer[g] & OFFERED && offer[g] & ASIDE;
     o->retried = retried;   /* a failure there is counted by the retry */
-    vsg_status st = call_union(d, fast, rep, key, d->n_groups, o);
+    vsg_status st = call_union(d, fast, rep, key, d->n_groups, NULL, NULL, o);
     o->retried = NULL;
     free(retried);
     for (size_t g = 0; st == VSG_OK && g < G; g++) {
@@ -707,6 +723,54 @@ static vsg_status group_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *re
     return st;
 }
 
+/* Pass 0: every group in one call, each cluster (clusters.h) in place of
+ * its members. The groups it settles are taken; want[g] = 1 for a group
+ * with clusters it did not settle (or whose cluster GEOS could not union):
+ * that group goes the old way (probes, members aside, merges); any other
+ * group it did not settle is tried, as group_pass marks it. */
+static vsg_status cluster_pass(dissolve_t *d, vsg_group_union_fn fast, repairs *rep,
+                               const vsg_clusters *cl, int64_t *key, vsg_group_union_out *o,
+                               unsigned char *want)
+{
+    size_t G = (size_t)d->n_groups;
+    /* has[g]: 1, the group has clusters; 2, one of them has no union */
+    uint8_t *has = vsg_calloc(G, 1);
+    unsigned char *offered = vsg_calloc(G, 1);
+    int64_t *cl_key = vsg_malloc((cl->n ? cl->n : 1) * sizeof *cl_key);
+    vsg_status st = has && offered && cl_key ? VSG_OK : VSG_ERR_NOMEM;
+    if (st != VSG_OK) {
+        st = vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
+        goto done;
+    }
+    for (size_t k = 0; k < cl->n; k++)
+        has[cl->group[k]] |= cl->wkb[k] ? 1 : 2;
+    for (size_t k = 0; k < cl->n; k++)
+        cl_key[k] = has[cl->group[k]] & 2 ? -1 : cl->group[k];
+    for (size_t i = 0; i < d->b.n; i++) {
+        int64_t g = d->group_of[i];
+        key[i] = has[g] & 2 ? -1 : g;
+        offered[g] |= d->b.in[i].outcome == VSG_READ_GEOM && !(has[g] & 2);
+    }
+    o->retried = has;   /* a group with clusters is offered again if refused */
+    st = call_union(d, fast, rep, key, d->n_groups, cl, cl_key, o);
+    o->retried = NULL;
+    for (size_t g = 0; st == VSG_OK && g < G; g++) {
+        if (o->ok[g]) {
+            take_group(d, (int64_t)g, o->wkb[g], o->size[g]);
+            o->wkb[g] = NULL;
+        } else if (has[g]) {
+            want[g] = 1;
+        } else if (offered[g]) {
+            d->groups[g].fast_tried = 1;
+        }
+    }
+done:
+    free(has);
+    free(offered);
+    free(cl_key);
+    return st;
+}
+
 vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
 {
     vsg_engine *e = d->b.e;
@@ -719,22 +783,38 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
     int64_t *merge = vsg_malloc(G * sizeof *merge);
     repairs rep = {vsg_calloc(d->b.n ? d->b.n : 1, sizeof(unsigned char *)),
                    vsg_calloc(d->b.n ? d->b.n : 1, sizeof(size_t))};
-    vsg_group_union_out o, o2;
+    vsg_group_union_out o0, o, o2;
+    vsg_clusters cl;
+    memset(&o0, 0, sizeof o0);
     memset(&o, 0, sizeof o);
     memset(&o2, 0, sizeof o2);
+    memset(&cl, 0, sizeof cl);
     vsg_status st = VSG_OK;
     if (!aside || !want || !retry || !key || !merge || !rep.wkb || !rep.size ||
-        out_alloc(&o, G) != VSG_OK || out_alloc(&o2, G) != VSG_OK) {
+        out_alloc(&o0, G) != VSG_OK || out_alloc(&o, G) != VSG_OK ||
+        out_alloc(&o2, G) != VSG_OK) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
-    /* pass 1: whole groups but their repaired members and the neighbours
-     * the probes set aside, in input order (empties included: they
-     * contribute nothing, as in GEOS) */
-    if ((st = set_aside(d, aside, NULL)) != VSG_OK ||
-        (st = probe_aside(d, fast, &rep, aside)) != VSG_OK)
+    /* pass 0: every group, each repaired member that does not fit its
+     * neighbours unioned with them by GEOS first (clusters.h), in input
+     * order (empties included: they contribute nothing, as in GEOS) */
+    memset(want, !e->opts.repair_clusters, G);   /* off: every group the old way */
+    if ((st = set_aside(d, aside, NULL)) != VSG_OK)
         goto done;
-    memset(want, 1, G);
+    if (e->opts.repair_clusters &&
+        ((st = vsg_dissolve_clusters(d, aside, &cl)) != VSG_OK ||
+         (st = cluster_pass(d, fast, &rep, &cl, key, &o0, want)) != VSG_OK))
+        goto done;
+    if (!memchr(want, 1, G))
+        goto chunks;
+    /* pass 1, for the groups pass 0 refused: whole groups but their
+     * repaired members and the neighbours the probes set aside */
+    for (size_t i = 0; i < d->b.n; i++)
+        if (!want[d->group_of[i]])
+            aside[i] = 0;   /* settled or tried: no probe, nothing aside */
+    if ((st = probe_aside(d, fast, &rep, aside)) != VSG_OK)
+        goto done;
     if (
         (st = group_pass(d, fast, &rep, aside, want, key, &o, merge, &n_merge, retry)) != VSG_OK)
         goto done;
@@ -755,9 +835,12 @@ vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast)
     }
     if ((st = merge_aside(d, fast, &rep, aside, merge, n_merge, &o)) != VSG_OK)
         goto done;
+chunks:
     /* pass 2: the chunks of the others */
     st = chunk_pass(d, fast, &rep);
 done:
+    vsg_clusters_free(&cl);
+    out_free(&o0, G);
     out_free(&o, G);
     out_free(&o2, G);
     for (size_t i = 0; rep.wkb && i < d->b.n; i++)

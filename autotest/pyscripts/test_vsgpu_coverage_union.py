@@ -91,17 +91,39 @@ def _profile_rows(tmp_path, path, sql, config):
     return res, {s["stage"]: s for s in stages}
 
 
-def test_counties_mostly_settled_by_the_coverage_union(tmp_path, counties_gpkg):
+OLD_WAY = {"VSGPU_REPAIR_CLUSTERS": "NO"}
+
+
+def test_counties_settled_with_the_repairs_joined_to_their_neighbours(tmp_path, counties_gpkg):
     """The counties are a coverage but for 22 counties the reader repairs
-    (MakeValid) out of shape, in four states. The coverage union settles
-    every state with those counties set aside (and, where that leaves a
-    hole it cannot prove, their neighbours too); GEOS merges them into the
-    outline (stage merge_aside). None is lost, none goes to the merge tree
-    (stages union and merge)."""
+    (MakeValid); the repairs that move an edge (no longer fitting their
+    neighbours) are each unioned by GEOS with their same-state neighbours
+    first (stage repair_clusters, dissolve/clusters.h), and the coverage
+    union then settles all 56 states whole: no probe, no merge, nothing in
+    GEOS's merge tree (stages union and merge)."""
     res, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["states"][1], {})
+    assert "group_union" in stages and stages["group_union"]["device"] == "CPU"
+    assert stages["group_union"]["rows_out"] == 56, stages
+    assert stages["repair_clusters"]["rows_out"] >= 4, stages      # clusters
+    assert stages["repair_clusters"]["rows_in"] > stages["repair_clusters"]["rows_out"], stages
+    assert "aside_probes" not in stages and "merge_aside" not in stages, stages
+    assert all(stages[s]["rows_in"] == 0 for s in ("union", "merge") if s in stages), stages
+    assert all(f.geom is not None for f in res["features"])
+    assert int(res["metadata"]["COVERAGE_UNION_GROUPS"]) >= 56
+
+
+def test_counties_settled_with_the_repaired_counties_aside(tmp_path, counties_gpkg):
+    """VSGPU_REPAIR_CLUSTERS=NO, the way before clusters (and the way of a
+    group the clusters do not settle): the coverage union settles every
+    state with the repairs that do not fit set aside (and, where that
+    leaves a hole it cannot prove, their neighbours too); GEOS merges them
+    into the outline (stage merge_aside). None is lost, none goes to the
+    merge tree (stages union and merge)."""
+    res, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["states"][1], OLD_WAY)
     assert "group_union" in stages and stages["group_union"]["device"] == "CPU"
     settled = stages["group_union"]["rows_out"]
     assert settled == 56, settled
+    assert "repair_clusters" not in stages, stages
     assert 4 <= stages["merge_aside"]["rows_out"] <= stages["merge_aside"]["rows_in"], stages
     assert all(stages[s]["rows_in"] == 0 for s in ("union", "merge") if s in stages), stages
     assert all(f.geom is not None for f in res["features"])
@@ -111,12 +133,31 @@ def test_counties_mostly_settled_by_the_coverage_union(tmp_path, counties_gpkg):
     assert "group_union" not in stages
 
 
-def test_nation_settled_with_the_repaired_counties_aside(tmp_path, counties_gpkg):
-    """Counties into one nation: the group has 22 repaired members, so it
-    goes straight to the pass that sets them and their neighbours aside;
-    the coverage union settles the rest, GEOS merges the members set aside,
-    and the answer is GEOS's (test_equals_geos)."""
+@pytest.mark.parametrize("statement", ["states", "nation"])
+def test_members_aside_equal_geos(tmp_path, counties_gpkg, statement):
+    """Members aside, the answer is GEOS's group for group too (clusters:
+    test_equals_geos)."""
+    sql = STATEMENTS[statement][1]
+    ref = vu.run_vsgpu(counties_gpkg, sql, config=GEOS_ONLY)
+    _agree(vu.run_vsgpu(counties_gpkg, sql, config=OLD_WAY), ref, statement + ", members aside")
+
+
+def test_nation_settled_with_the_repaired_counties_joined(tmp_path, counties_gpkg):
+    """Counties into one nation: the group has 22 repaired members; the
+    ones that do not fit are joined to their neighbours (clusters) and the
+    coverage union settles the nation whole: no probe, no merge."""
     _, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["nation"][1], {})
+    assert stages["group_union"]["rows_out"] == 1, stages
+    assert stages["repair_clusters"]["rows_out"] >= 1, stages
+    assert "aside_probes" not in stages and "merge_aside" not in stages, stages
+    assert all(stages[s]["rows_in"] == 0 for s in ("chunk_union", "merge") if s in stages), stages
+
+
+def test_nation_settled_with_the_repaired_counties_aside(tmp_path, counties_gpkg):
+    """VSGPU_REPAIR_CLUSTERS=NO: the nation goes straight to the pass that
+    sets the repairs and their neighbours aside; the coverage union settles
+    the rest, GEOS merges the members set aside."""
+    _, stages = _profile_rows(tmp_path, counties_gpkg, STATEMENTS["nation"][1], OLD_WAY)
     assert stages["group_union"]["rows_out"] == 1, stages
     assert stages["merge_aside"]["rows_out"] == 1, stages
     assert all(stages[s]["rows_in"] == 0 for s in ("chunk_union", "merge") if s in stages), stages
@@ -160,7 +201,8 @@ def _tiled(src_path, layer, k):
 
 
 def test_gpu_merges_the_members_aside_with_its_unions(tmp_path, counties_gpkg):
-    """On the GPU pipeline the members set aside are first merged into
+    """VSGPU_REPAIR_CLUSTERS=NO (the way of the groups clusters do not
+    settle). On the GPU pipeline the members set aside are first merged into
     their group's outline by the GPU's unions (stage merge_union: the
     overlap union nodes each outline with them); GEOS merges only the
     groups it hands back and those with members aside because a probe
@@ -174,11 +216,20 @@ def test_gpu_merges_the_members_aside_with_its_unions(tmp_path, counties_gpkg):
     sql = ("SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties "
            "GROUP BY tile, st")
     try:
-        res, stages = _profile_rows(tmp_path, path, sql, GPU)
-        cpu_res, cpu = _profile_rows(tmp_path, path, sql, {"VSGPU_EXECUTION_MODE": "CPU"})
+        res, stages = _profile_rows(tmp_path, path, sql, dict(GPU, **OLD_WAY))
+        cpu_res, cpu = _profile_rows(tmp_path, path, sql,
+                                     dict(OLD_WAY, VSGPU_EXECUTION_MODE="CPU"))
+        # clusters (the default): nothing set aside, nothing merged, on either engine
+        new_res, new = _profile_rows(tmp_path, path, sql, GPU)
+        new_cpu_res, new_cpu = _profile_rows(tmp_path, path, sql, {"VSGPU_EXECUTION_MODE": "CPU"})
     finally:
         gdal.Unlink(path)
     _agree(res, cpu_res, "tiled counties by (tile, state)")
+    _agree(new_res, new_cpu_res, "tiled counties by (tile, state), clusters")
+    _agree(new_res, cpu_res, "tiled counties by (tile, state), clusters against aside")
+    for st in (new, new_cpu):
+        assert st["repair_clusters"]["rows_out"] >= 4, st
+        assert not any(k in st for k in ("aside_probes", "merge_union", "merge_aside")), st
     assert "merge_union" not in cpu, cpu   # the CPU engine merges with GEOS
     merges = cpu["merge_aside"]["rows_in"]
     merge = stages["merge_union"]
