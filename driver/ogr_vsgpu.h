@@ -403,8 +403,11 @@ class HelperThread
 
 /* ---- WKB batches ------------------------------------------------------ */
 
-/* Geometries of one batch as WKB in one buffer; null geometries have no
- * bytes and a NULL pointer in the array handed to the engine. */
+/* Geometries of one batch as WKB; null geometries have no bytes and a
+ * NULL pointer in the array handed to the engine. The bytes live in
+ * blocks of at least 4 MiB, each allocated once, an entry wholly in one:
+ * entries never move once written, so a batch as large as a whole source
+ * (100+ MB) costs no reallocation copies, as one growing buffer would. */
 class WkbBatch
 {
   public:
@@ -422,19 +425,30 @@ class WkbBatch
     {
         return m_sizes.size();
     }
-    /* Bytes of WKB held. */
+    /* Bytes of WKB held (the sum of the entries' sizes). */
     size_t Bytes() const
     {
-        return m_data.size();
+        return m_bytes;
     }
     /* Valid until the next Add/Clear. */
     vsg_wkb_array View();
 
   private:
-    std::vector<unsigned char> m_data;
-    std::vector<size_t> m_offsets;
+    struct Block
+    {
+        std::unique_ptr<unsigned char[]> data;
+        size_t capacity = 0;
+        size_t used = 0;
+    };
+    /* Room for n bytes at the end of the last block (a new block when it
+     * lacks it); taken only by Commit. */
+    unsigned char *Room(size_t n);
+    void Commit(const unsigned char *p, size_t n);
+
+    std::vector<Block> m_blocks;
+    std::vector<const unsigned char *> m_ptrs; /* per entry; NULL: null */
     std::vector<size_t> m_sizes;
-    std::vector<const unsigned char *> m_ptrs;
+    size_t m_bytes = 0;
 };
 
 /* One batch of a source's features, as every result layer reads them (and

@@ -8,41 +8,69 @@
 #include "cpl_conv.h"
 #include "ogr_geometry.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstring>
 
 namespace vsgpu
 {
 
 void WkbBatch::Clear()
 {
-    m_data.clear();
-    m_offsets.clear();
-    m_sizes.clear();
+    /* the first block stays for the next batch */
+    if (!m_blocks.empty())
+    {
+        m_blocks.erase(m_blocks.begin() + 1, m_blocks.end());
+        m_blocks[0].used = 0;
+    }
     m_ptrs.clear();
+    m_sizes.clear();
+    m_bytes = 0;
+}
+
+unsigned char *WkbBatch::Room(size_t n)
+{
+    if (m_blocks.empty() || m_blocks.back().capacity - m_blocks.back().used < n)
+    {
+        Block b;
+        b.capacity = std::max<size_t>(size_t{4} << 20, n);
+        b.data.reset(new unsigned char[b.capacity]); /* not zeroed */
+        m_blocks.push_back(std::move(b));
+    }
+    return m_blocks.back().data.get() + m_blocks.back().used;
+}
+
+void WkbBatch::Commit(const unsigned char *p, size_t n)
+{
+    m_blocks.back().used += n;
+    m_ptrs.push_back(n ? p : nullptr);
+    m_sizes.push_back(n);
+    m_bytes += n;
 }
 
 void WkbBatch::AddBytes(const unsigned char *wkb, size_t n)
 {
-    m_offsets.push_back(m_data.size());
-    m_sizes.push_back(n);
-    m_data.insert(m_data.end(), wkb, wkb + n);
+    unsigned char *p = Room(n);
+    if (n)
+        memcpy(p, wkb, n);
+    Commit(p, n);
 }
 
 bool WkbBatch::Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized)
 {
-    const size_t off = m_offsets.size();
     if (!Add(geom, curves_linearized))
         return false;
-    m_offsets[i] = m_offsets[off];
-    m_sizes[i] = m_sizes[off];
-    m_offsets.pop_back();
+    m_bytes -= m_sizes[i];
+    m_ptrs[i] = m_ptrs.back();
+    m_sizes[i] = m_sizes.back();
+    m_ptrs.pop_back();
     m_sizes.pop_back();
     return true;
 }
 
 void WkbBatch::AddNull()
 {
-    m_offsets.push_back(m_data.size());
+    m_ptrs.push_back(nullptr);
     m_sizes.push_back(0);
 }
 
@@ -68,27 +96,21 @@ bool WkbBatch::Add(const OGRGeometry *geom, GIntBig *curves_linearized)
         ++*curves_linearized;
     }
     const size_t n = geom->WkbSize();
-    const size_t off = m_data.size();
-    m_data.resize(off + n);
-    if (geom->exportToWkb(wkbNDR, m_data.data() + off, wkbVariantIso) !=
-        OGRERR_NONE)
+    /* written in place; committed only once the export succeeded */
+    unsigned char *p = Room(n);
+    if (geom->exportToWkb(wkbNDR, p, wkbVariantIso) != OGRERR_NONE)
     {
-        m_data.resize(off);
         CPLError(CE_Failure, CPLE_AppDefined,
                  "VSGPU: cannot export a %s geometry as WKB",
                  geom->getGeometryName());
         return false;
     }
-    m_offsets.push_back(off);
-    m_sizes.push_back(n);
+    Commit(p, n);
     return true;
 }
 
 vsg_wkb_array WkbBatch::View()
 {
-    m_ptrs.resize(m_sizes.size());
-    for (size_t i = 0; i < m_sizes.size(); ++i)
-        m_ptrs[i] = m_sizes[i] ? m_data.data() + m_offsets[i] : nullptr;
     vsg_wkb_array a;
     a.count = m_sizes.size();
     a.wkb = m_ptrs.data();
