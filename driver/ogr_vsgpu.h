@@ -407,7 +407,8 @@ class HelperThread
  * NULL pointer in the array handed to the engine. The bytes live in
  * blocks of at least 4 MiB, each allocated once, an entry wholly in one:
  * entries never move once written, so a batch as large as a whole source
- * (100+ MB) costs no reallocation copies, as one growing buffer would. */
+ * (100+ MB) costs no reallocation copies, as one growing buffer would.
+ * Clear keeps the blocks for the next batch (no new pages to fault in). */
 class WkbBatch
 {
   public:
@@ -440,12 +441,13 @@ class WkbBatch
         size_t capacity = 0;
         size_t used = 0;
     };
-    /* Room for n bytes at the end of the last block (a new block when it
-     * lacks it); taken only by Commit. */
+    /* Room for n bytes in the current block (the next one with room, or a
+     * new one at the end, when it lacks it); taken only by Commit. */
     unsigned char *Room(size_t n);
     void Commit(const unsigned char *p, size_t n);
 
-    std::vector<Block> m_blocks;
+    std::vector<Block> m_blocks; /* kept by Clear, for the next batch */
+    size_t m_cur = 0;            /* the block Room writes into        */
     std::vector<const unsigned char *> m_ptrs; /* per entry; NULL: null */
     std::vector<size_t> m_sizes;
     size_t m_bytes = 0;

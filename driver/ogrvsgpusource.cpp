@@ -17,12 +17,12 @@ namespace vsgpu
 
 void WkbBatch::Clear()
 {
-    /* the first block stays for the next batch */
-    if (!m_blocks.empty())
-    {
-        m_blocks.erase(m_blocks.begin() + 1, m_blocks.end());
-        m_blocks[0].used = 0;
-    }
+    /* every block stays for the next batch, as a vector keeps its
+     * capacity: the overlays reuse two batches, and fresh blocks would be
+     * fresh pages to fault in, every batch */
+    for (Block &b : m_blocks)
+        b.used = 0;
+    m_cur = 0;
     m_ptrs.clear();
     m_sizes.clear();
     m_bytes = 0;
@@ -30,19 +30,23 @@ void WkbBatch::Clear()
 
 unsigned char *WkbBatch::Room(size_t n)
 {
-    if (m_blocks.empty() || m_blocks.back().capacity - m_blocks.back().used < n)
+    /* the current block, else the next kept one with room, else a new one
+     * at the end */
+    while (m_cur < m_blocks.size() && m_blocks[m_cur].capacity - m_blocks[m_cur].used < n)
+        ++m_cur;
+    if (m_cur == m_blocks.size())
     {
         Block b;
         b.capacity = std::max<size_t>(size_t{4} << 20, n);
         b.data.reset(new unsigned char[b.capacity]); /* not zeroed */
         m_blocks.push_back(std::move(b));
     }
-    return m_blocks.back().data.get() + m_blocks.back().used;
+    return m_blocks[m_cur].data.get() + m_blocks[m_cur].used;
 }
 
 void WkbBatch::Commit(const unsigned char *p, size_t n)
 {
-    m_blocks.back().used += n;
+    m_blocks[m_cur].used += n;
     m_ptrs.push_back(n ? p : nullptr);
     m_sizes.push_back(n);
     m_bytes += n;
