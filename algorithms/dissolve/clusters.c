@@ -11,6 +11,7 @@
 
 #include "core/fault.h"
 #include "core/worker.h"
+#include "dissolve/union_step.h"
 #include "geometry/dimension.h"
 #include "index/strtree.h"
 
@@ -94,19 +95,19 @@ static void cluster_task(void *vp, size_t k, int wid)
     for (; m < n; m++)
         if (!(parts[m] = GEOSGeom_clone_r(w->ctx, d->b.in[j->mem[j->first[k] + m]].geom)))
             break;
-    GEOSGeometry *coll =
-        m == n ? GEOSGeom_createCollection_r(w->ctx, GEOS_GEOMETRYCOLLECTION, parts, (unsigned)n)
-               : NULL;
-    if (!coll)
+    GEOSGeometry *u = NULL;
+    int used_coverage = 0;
+    vsg_status st = VSG_ERR_GEOS;
+    vsg_worker_clear_message(w);
+    if (m == n)   /* takes the parts */
+        st = vsg_union_parts(w, parts, n, 1, 0, &u, &used_coverage);
+    else
         for (size_t i = 0; i < m; i++)
             GEOSGeom_destroy_r(w->ctx, parts[i]);
     free(parts);
-    vsg_worker_clear_message(w);
-    GEOSGeometry *u = coll ? vsg_worker_unary_union(w, -1, coll) : NULL;
-    if (coll)
-        GEOSGeom_destroy_r(w->ctx, coll);
     /* a GEOS failure leaves the cluster without WKB: the old way then */
-    if (u && vsg_geom_to_wkb(w, u, &j->c->wkb[k], &j->c->size[k]) == VSG_ERR_NOMEM)
+    if (st == VSG_ERR_NOMEM ||
+        (u && vsg_geom_to_wkb(w, u, &j->c->wkb[k], &j->c->size[k]) == VSG_ERR_NOMEM))
         j->nomem[k] = 1;
     if (u)
         GEOSGeom_destroy_r(w->ctx, u);

@@ -9,8 +9,8 @@
  * the entries by a counting sort (stable, so the entries of a cell keep
  * the same order), walks the a rows in order, probes each row's cell
  * blocks once into a growing buffer (sized per block from the cells'
- * entry counts, so nothing is probed twice) and sorts each row's few pairs
- * by b. Same pairs, same order. The other host backends (CI's stand-in for
+ * entry counts, so nothing is probed twice) and sorts each row's pairs by
+ * b (a few: in place; many: the backend's sort). Same pairs, same order. The other host backends (CI's stand-in for
  * the GPU pipeline) keep running the device's path.
  */
 #include "stages/filter/candidates_host.h"
@@ -70,31 +70,17 @@ static int64_t block_bound(const vsg_grid *g, const double *a, int64_t blk,
     return n;
 }
 
-/* A row's keys in order (few, nearly sorted: insertion; else a merge
- * sort through tmp). */
-static void sort_keys(uint64_t *k, int64_t n, uint64_t *tmp)
+/* A row's few keys in order (nearly sorted: an insertion sort; the
+ * caller hands long rows to the backend's sort). */
+static void sort_few(uint64_t *k, int64_t n)
 {
-    if (n <= 32) {
-        for (int64_t i = 1; i < n; i++) {
-            uint64_t v = k[i];
-            int64_t j = i;
-            for (; j > 0 && k[j - 1] > v; j--)
-                k[j] = k[j - 1];
-            k[j] = v;
-        }
-        return;
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = k[i];
+        int64_t j = i;
+        for (; j > 0 && k[j - 1] > v; j--)
+            k[j] = k[j - 1];
+        k[j] = v;
     }
-    int64_t h = n / 2;
-    sort_keys(k, h, tmp);
-    sort_keys(k + h, n - h, tmp);
-    int64_t i = 0, j = h, o = 0;
-    while (i < h && j < n)
-        tmp[o++] = k[i] <= k[j] ? k[i++] : k[j++];
-    while (i < h)
-        tmp[o++] = k[i++];
-    while (j < n)
-        tmp[o++] = k[j++];
-    memcpy(k, tmp, (size_t)n * sizeof *k);
 }
 
 /* b's entries bucketed by cell: eids/ebox in cell order (a counting sort,
@@ -153,11 +139,10 @@ static vsg_status bucket(vsg_exec *x, const vsg_grid *g, const double *boxes_b, 
 /* Every a row's pairs, row by row, each row sorted by b. */
 static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes_a, int64_t na,
                              const int64_t *cell_start, const double *ebox,
-                             const int64_t *eids, int bbits, pair_buf *p)
+                             const int64_t *eids, int abits, int bbits, pair_buf *p)
 {
     vsg_status st = vsg_exec_launch(x, "candidates probe");
-    uint64_t *tmp = NULL;
-    int64_t tmp_cap = 0, most = 0;
+    int64_t most = 0;
     for (int64_t i = 0; st == VSG_OK && i < na; i++) {
         const double *a = boxes_a + 4 * i;
         int64_t blocks = vsg_grid_probe_blocks(g, a), row = p->n;
@@ -169,21 +154,14 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
                                        p->keys, p->b, &w);
             most = w > most ? w : most;
         }
+        /* the row's pairs by b (the b column follows; it is rewritten
+         * from the keys at the end) */
         int64_t k = p->n - row;
-        if (st != VSG_OK || k < 2)
-            continue;
-        if (k > 32 && k > tmp_cap) {
-            vsg_exec_free(x, tmp);
-            tmp = NULL;
-            tmp_cap = 0;
-            st = vsg_exec_alloc(x, (size_t)k * sizeof *tmp, (void **)&tmp);
-            if (st == VSG_OK)
-                tmp_cap = k;
-        }
-        if (st == VSG_OK)
-            sort_keys(p->keys + row, k, tmp);
+        if (st == VSG_OK && k > 32)
+            st = vsg_exec_sort_u64_i64(x, p->keys + row, p->b + row, k, abits + bbits);
+        else if (st == VSG_OK)
+            sort_few(p->keys + row, k);
     }
-    vsg_exec_free(x, tmp);
     vsg_exec_note_work(x, most);
     return st;
 }
@@ -212,7 +190,7 @@ vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t n
     if (st == VSG_OK)
         st = reserve(&p, na + 16);
     if (st == VSG_OK)
-        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, bbits, &p);
+        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, abits, bbits, &p);
     vsg_exec_free(x, eids);
     vsg_exec_free(x, ebox);
     vsg_exec_free(x, cell_start);
