@@ -14,6 +14,8 @@
 
 #include <cuda_runtime.h>
 
+#include <utility>
+
 #include "vsgpu_cuda.h"
 
 cudaStream_t vsg_gpu_stream(vsg_gpu *g);
@@ -47,11 +49,54 @@ template <typename F> __global__ void vsg_for_each(int64_t n, F f)
         }                                                                                   \
     } while (0)
 
+/* One kernel per step of an element family whose item function takes the
+ * step as an argument (vsg_ref_item, vsg_cov_item, vsg_ovu_item). Item is a
+ * struct with `static __device__ void run(const Ctx *, int step, int64_t)`
+ * calling the item function: with the step a constant, each kernel holds
+ * that step's code alone, so each gets its own register count and stack
+ * frame. One kernel with the switch inside took the largest step's for
+ * every step (the refine's: 124 registers and a 640-byte frame, a quarter
+ * of the threads an SM can hold, for steps that need a tenth of it). */
+template <typename Ctx, typename Item, int S>
+__global__ void vsg_step_kernel(int64_t n, Ctx k)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        Item::run(&k, S, i);
+}
+
+template <typename Ctx, typename Item, int S>
+vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n);
+
+/* Launches step `step` (0 <= step < sizeof...(S)) of the family over n
+ * items; the context goes by value into the kernel's parameters. */
+template <typename Ctx, typename Item, int... S>
+vsg_status vsg_step_launch(vsg_gpu *g, const Ctx *k, int step, int64_t n,
+                           std::integer_sequence<int, S...>)
+{
+    typedef vsg_status (*launch_fn)(vsg_gpu *, const Ctx *, int64_t);
+    static const launch_fn table[] = {vsg_step_launch_one<Ctx, Item, S>...};
+    if (step < 0 || step >= (int)sizeof...(S))
+        return VSG_ERR_INVALID_ARG;
+    return table[step](g, k, n);
+}
+
 #define VSG_CUDA_TRY(g, call)                                                  \
     do {                                                                       \
         cudaError_t vsg_e_ = (call);                                           \
         if (vsg_e_ != cudaSuccess)                                             \
             return vsg_gpu_fail((g), vsg_e_, #call, __FILE__, __LINE__);       \
     } while (0)
+
+template <typename Ctx, typename Item, int S>
+vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n)
+{
+    if (n <= 0)
+        return VSG_OK;
+    vsg_step_kernel<Ctx, Item, S>
+        <<<vsg_gpu_blocks(g, n, 256), 256, 0, vsg_gpu_stream(g)>>>(n, *k);
+    VSG_CUDA_TRY(g, cudaGetLastError());
+    return VSG_OK;
+}
 
 #endif

@@ -9,10 +9,16 @@
 
 #include "gpu_internal.h"
 
+/* the step a constant: see vsg_step_kernel */
+struct ref_item {
+    static __device__ __forceinline__ void run(const vsg_ref_ctx *c, int s, int64_t i)
+    {
+        vsg_ref_item(c, s, i);
+    }
+};
+
 extern "C" vsg_status vsg_launch_ref_step(vsg_gpu *g, const vsg_ref_ctx *c, int step, int64_t n)
 {
-    vsg_ref_ctx k = *c;
-    int s = step;
-    VSG_FOR_EACH(g, n, 256, [=] __device__(int64_t i) { vsg_ref_item(&k, s, i); });
-    return VSG_OK;
+    return vsg_step_launch<vsg_ref_ctx, ref_item>(g, c, step, n,
+                                                 std::make_integer_sequence<int, VSG_REF_N_STEPS>{});
 }

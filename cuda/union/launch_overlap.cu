@@ -8,10 +8,16 @@
 
 #include "gpu_internal.h"
 
+/* the step a constant: see vsg_step_kernel */
+struct ovu_item {
+    static __device__ __forceinline__ void run(const vsg_ovu_ctx *c, int s, int64_t i)
+    {
+        vsg_ovu_item(c, s, i);
+    }
+};
+
 extern "C" vsg_status vsg_launch_ovu_step(vsg_gpu *g, const vsg_ovu_ctx *c, int step, int64_t n)
 {
-    vsg_ovu_ctx k = *c;
-    int s = step;
-    VSG_FOR_EACH(g, n, 256, [=] __device__(int64_t i) { vsg_ovu_item(&k, s, i); });
-    return VSG_OK;
+    return vsg_step_launch<vsg_ovu_ctx, ovu_item>(g, c, step, n,
+                                                 std::make_integer_sequence<int, VSG_OVU_N_STEPS>{});
 }

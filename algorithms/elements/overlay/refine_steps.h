@@ -45,6 +45,7 @@ typedef struct {
     double *ev_x, *ev_y;
     uint64_t *ev_key;
     int64_t *ev_split, *ev_rank;
+    int64_t *in_elo, *in_ehi;        /* n_inst: each instance's sorted events */
     /* pieces (original direction of their segment) */
     int64_t n_pc;
     int64_t *pc_inst;
@@ -121,6 +122,22 @@ VSG_HD int64_t vsg_ref_find_inst(const vsg_ref_ctx *c, int64_t p, int side, int6
     return q < c->n_inst && c->in_key[q] == h ? q : -1;
 }
 
+/* The same, tried first at hint (-1: none). A pair's instances of one chunk
+ * lie side by side in key order, so a neighbour's index plus the step along
+ * the ring is nearly always it: two loads instead of a binary search over
+ * every instance. The answer is the search's (keys are unique; the load
+ * before hint proves it the first of its key all the same). */
+VSG_HD int64_t vsg_ref_find_inst_near(const vsg_ref_ctx *c, int64_t p, int side, int64_t k,
+                                      int64_t hint)
+{
+    uint64_t h = vsg_ref_inst_key(p, side, k, c->kbits);
+    if (hint >= 0 && hint < c->n_inst && c->in_key[hint] == h &&
+        (hint == 0 || c->in_key[hint - 1] != h))
+        return hint;
+    int64_t q = vsg_grid_lower_bound(c->in_key, c->n_inst, h);
+    return q < c->n_inst && c->in_key[q] == h ? q : -1;
+}
+
 /* The segment of instance i in its stored direction. */
 VSG_HD void vsg_ref_inst_seg(const vsg_ref_ctx *c, int64_t i, double *ax, double *ay,
                              double *bx, double *by)
@@ -157,12 +174,13 @@ VSG_HD int64_t vsg_ref_prev_piece(const vsg_ref_ctx *c, int64_t q)
     int side = c->in_side[i];
     const vsg_col_view *v = &c->side[side].v;
     int64_t r = c->in_ring[i], rk0 = v->ring_coord[r], rk1 = v->ring_coord[r + 1], k = c->in_k[i];
+    int64_t t = i;
     for (int step = 0; step < VSG_COV_MAX_REPEAT; step++) {
         if (fwd)
             k = k - 1 >= rk0 ? k - 1 : rk1 - 2;
         else
             k = k + 1 <= rk1 - 2 ? k + 1 : rk0;
-        int64_t t = vsg_ref_find_inst(c, c->in_pair[i], side, k);
+        t = vsg_ref_find_inst_near(c, c->in_pair[i], side, k, fwd ? t - 1 : t + 1);
         if (t < 0)
             return -1;
         if (c->in_pc[t + 1] > c->in_pc[t])
@@ -187,9 +205,17 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
     int64_t na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
     int64_t nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
     int64_t n = 0, o = fill ? c->ev_off[i] : 0;
+    /* the first instances of both chunks: the rest are found next to them */
+    int64_t ia0 = fill && na > 0 ? vsg_ref_find_inst(c, p, 0, ka) : -1;
+    int64_t ib0 = fill && nb > 0 ? vsg_ref_find_inst(c, p, 1, kb) : -1;
+    const double *bb = B->chunk_box + 4 * c->jb[i];
     for (int64_t s = 0; s < na; s++) {
         int64_t k = ka + s;
         double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
+        /* a segment off the other chunk's box meets none of its segments */
+        if (fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
+            fmin(p0y, p1y) > bb[3])
+            continue;
         int64_t ia = -1;
         for (int64_t t = 0; t < nb; t++) {
             int64_t m = kb + t;
@@ -204,8 +230,8 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
                 continue;
             if (fill) {
                 if (ia < 0)
-                    ia = vsg_ref_find_inst(c, p, 0, k);
-                int64_t ib = vsg_ref_find_inst(c, p, 1, m);
+                    ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
+                int64_t ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + t : -1);
                 if (ia < 0 || ib < 0) {
                     VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
                     ia = -1;
@@ -235,6 +261,11 @@ VSG_HD void vsg_ref_ev_mark(const vsg_ref_ctx *c, int64_t q)
     c->ev_split[q] = 0;
     if (i < 0)
         return;
+    /* the ends of the instance's run (the ranges start empty) */
+    if (q == 0 || c->ev_key[q - 1] != (uint64_t)i)
+        c->in_elo[i] = q;
+    if (q == c->n_ev - 1 || c->ev_key[q + 1] != (uint64_t)i)
+        c->in_ehi[i] = q + 1;
     double ax, ay, bx, by, x = c->ev_x[e], y = c->ev_y[e];
     vsg_ref_inst_seg(c, i, &ax, &ay, &bx, &by);
     if (vsg_cov_same(x, y, ax, ay)) {
@@ -258,11 +289,12 @@ VSG_HD void vsg_ref_ev_mark(const vsg_ref_ctx *c, int64_t q)
     c->ev_split[q] = 1;
 }
 
-/* The events of instance i: sorted positions [lo, hi). */
+/* The events of instance i: sorted positions [lo, hi), as EV_MARK found
+ * them (the sorted keys' runs: no search). */
 VSG_HD void vsg_ref_inst_events(const vsg_ref_ctx *c, int64_t i, int64_t *lo, int64_t *hi)
 {
-    *lo = vsg_grid_lower_bound(c->ev_key, c->n_ev, (uint64_t)i);
-    *hi = vsg_grid_lower_bound(c->ev_key, c->n_ev, (uint64_t)i + 1);
+    *lo = c->in_elo[i];
+    *hi = c->in_ehi[i];
 }
 
 VSG_HD void vsg_ref_inst_pieces(const vsg_ref_ctx *c, int64_t i)

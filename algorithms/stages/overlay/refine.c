@@ -179,6 +179,10 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, vsg_bits_below(c->n_inst + 1)));
     TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
     TRY(get(x, s, (size_t)(ne + 1) * I64, &c->ev_rank));
+    TRY(get(x, s, (size_t)c->n_inst * I64, &c->in_elo));
+    TRY(get(x, s, (size_t)c->n_inst * I64, &c->in_ehi));
+    TRY(vsg_exec_memset(x, c->in_elo, 0, (size_t)c->n_inst * I64));
+    TRY(vsg_exec_memset(x, c->in_ehi, 0, (size_t)c->n_inst * I64));
     TRY(step(x, c, VSG_REF_EV_MARK, ne));
     TRY(vsg_exec_scan_i64(x, c->ev_split, c->ev_rank, ne));
 
