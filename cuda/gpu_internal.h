@@ -68,6 +68,20 @@ __global__ void vsg_step_kernel(int64_t n, Ctx k)
 template <typename Ctx, typename Item, int S>
 vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n);
 
+/* Loads every step kernel of the family now (CUDA loads a kernel at its
+ * first launch by default, CUDA_MODULE_LOADING=LAZY; asking for its
+ * attributes loads it too). The warm-up thread calls this, so the loading
+ * overlaps with reading the sources instead of lengthening the first
+ * batch's steps. Errors are left to the launches to report. */
+template <typename Ctx, typename Item, int... S>
+void vsg_step_preload(std::integer_sequence<int, S...>)
+{
+    cudaFuncAttributes a;
+    int ok[] = {(cudaFuncGetAttributes(&a, vsg_step_kernel<Ctx, Item, S>), 0)...};
+    (void)ok;
+    cudaGetLastError();
+}
+
 /* Launches step `step` (0 <= step < sizeof...(S)) of the family over n
  * items; the context goes by value into the kernel's parameters. */
 template <typename Ctx, typename Item, int... S>

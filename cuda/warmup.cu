@@ -2,7 +2,9 @@
  * warmup.cu - starts CUDA (driver, primary context, module loading: about
  * 0.3 s on an H200 host) on a helper thread as soon as a statement has
  * chosen the GPU, so that it overlaps with GDAL reading the sources instead
- * of delaying the first GPU stage. vsg_gpu_open waits for it.
+ * of delaying the first GPU stage. vsg_gpu_open waits for it. The thread
+ * also loads the step kernels of the refine and the unions (a few ms),
+ * which CUDA would otherwise load at each one's first launch.
  *
  * One warm-up per process (the primary context then stays for later
  * statements); the thread is joined, never detached, so no CUDA call is in
@@ -13,6 +15,9 @@
 #include <cuda_runtime.h>
 
 #include "vsgpu_cuda.h"
+#include "overlay/launch_refine.h"
+#include "union/launch_coverage.h"
+#include "union/launch_overlap.h"
 
 namespace
 {
@@ -26,8 +31,11 @@ void *warm(void *)
 {
     /* Errors are not reported here: vsg_gpu_open repeats these calls and
      * reports whatever fails. */
-    if (cudaSetDevice(g_device) == cudaSuccess)
-        cudaFree(nullptr);
+    if (cudaSetDevice(g_device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess) {
+        vsg_launch_ref_preload();
+        vsg_launch_cov_preload();
+        vsg_launch_ovu_preload();
+    }
     cudaGetLastError();
     return nullptr;
 }

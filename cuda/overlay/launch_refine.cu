@@ -22,3 +22,8 @@ extern "C" vsg_status vsg_launch_ref_step(vsg_gpu *g, const vsg_ref_ctx *c, int 
     return vsg_step_launch<vsg_ref_ctx, ref_item>(g, c, step, n,
                                                  std::make_integer_sequence<int, VSG_REF_N_STEPS>{});
 }
+
+extern "C" void vsg_launch_ref_preload(void)
+{
+    vsg_step_preload<vsg_ref_ctx, ref_item>(std::make_integer_sequence<int, VSG_REF_N_STEPS>{});
+}

@@ -22,3 +22,8 @@ extern "C" vsg_status vsg_launch_cov_step(vsg_gpu *g, const vsg_cov_ctx *c, int 
     return vsg_step_launch<vsg_cov_ctx, cov_item>(g, c, step, n,
                                                  std::make_integer_sequence<int, VSG_COV_N_STEPS>{});
 }
+
+extern "C" void vsg_launch_cov_preload(void)
+{
+    vsg_step_preload<vsg_cov_ctx, cov_item>(std::make_integer_sequence<int, VSG_COV_N_STEPS>{});
+}

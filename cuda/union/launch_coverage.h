@@ -17,6 +17,8 @@ extern "C" {
 
 /* vsg_cov_item(c, step, i) for every i in [0, n). */
 vsg_status vsg_launch_cov_step(vsg_gpu *g, const vsg_cov_ctx *c, int step, int64_t n);
+/* Loads the step kernels (the warm-up thread: warmup.cu). */
+void vsg_launch_cov_preload(void);
 
 #ifdef __cplusplus
 }

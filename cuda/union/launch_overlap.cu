@@ -21,3 +21,8 @@ extern "C" vsg_status vsg_launch_ovu_step(vsg_gpu *g, const vsg_ovu_ctx *c, int 
     return vsg_step_launch<vsg_ovu_ctx, ovu_item>(g, c, step, n,
                                                  std::make_integer_sequence<int, VSG_OVU_N_STEPS>{});
 }
+
+extern "C" void vsg_launch_ovu_preload(void)
+{
+    vsg_step_preload<vsg_ovu_ctx, ovu_item>(std::make_integer_sequence<int, VSG_OVU_N_STEPS>{});
+}

@@ -18,6 +18,8 @@ extern "C" {
 
 /* vsg_ovu_item(c, step, i) for every i in [0, n). */
 vsg_status vsg_launch_ovu_step(vsg_gpu *g, const vsg_ovu_ctx *c, int step, int64_t n);
+/* Loads the step kernels (the warm-up thread: warmup.cu). */
+void vsg_launch_ovu_preload(void);
 
 #ifdef __cplusplus
 }
