@@ -12,6 +12,7 @@
 #include "columnar/columnar.h"
 
 #include "core/fault.h"
+#include "core/prefault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +207,17 @@ vsg_status vsg_columnar_download(vsg_exec *x, const vsg_columnar *dev, vsg_colum
         return VSG_ERR_INVALID_ARG;
     vsg_status st = vsg_columnar_alloc_host(dst, dev->n_geoms, dev->n_parts, dev->n_rings,
                                             dev->n_coords, dev->z != NULL);
-    if (st == VSG_OK)
+    if (st == VSG_OK) {
+        col_sizes s;
+        sizes_for(dst->n_geoms, dst->n_parts, dst->n_rings, dst->n_coords, dst->z != NULL, &s);
+        const vsg_prefault_span spans[] = {
+            {dst->type, s.type},           {dst->flags, s.flags}, {dst->geom_part, s.geom_part},
+            {dst->part_ring, s.part_ring}, {dst->ring_coord, s.ring_coord},
+            {dst->x, s.coord},             {dst->y, s.coord},     {dst->z, s.z},
+        };
+        vsg_prefault(spans, (int)(sizeof spans / sizeof spans[0]));
         st = copy_arrays(x, dev, dst, 0);
+    }
     if (st != VSG_OK)
         vsg_columnar_free(dst);
     return st;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vsg_test.h"
+#include "core/prefault.h"
 #include "columnar/columnar.h"
 #include "exec/exec.h"
 
@@ -722,6 +723,49 @@ static void upload_download_through_the_host_backend(void)
     vsg_exec_destroy(x);
 }
 
+/* The pre-fault of downloads (core/prefault.h) writes a zero in every
+ * memory page each span covers, and only one or two per page (the page's
+ * first byte or the span's, and where a thread's share starts), whatever
+ * the split over threads: spans of odd sizes, a NULL span skipped, sizes
+ * from below a page to several threads' shares. */
+static void prefault_touches_each_page_and_little_else(void)
+{
+    const size_t sizes[][3] = {{1, 0, 4095}, {4096, 4097, 12345},
+                               {(size_t)5 << 20, 3, (size_t)9 << 20 | 77},
+                               {(size_t)33 << 20, 1, 4096 * 3 + 5}};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        unsigned char *buf[3];
+        vsg_prefault_span sp[4];
+        for (int i = 0; i < 3; i++) {
+            buf[i] = sizes[c][i] ? malloc(sizes[c][i]) : NULL;
+            REQUIRE(!sizes[c][i] || buf[i]);
+            if (buf[i])
+                memset(buf[i], 0xAA, sizes[c][i]);
+            sp[i].p = buf[i];
+            sp[i].bytes = sizes[c][i];
+        }
+        sp[3].p = NULL;          /* skipped */
+        sp[3].bytes = 1000;
+        vsg_prefault(sp, 4);
+        int bad = 0;
+        for (int i = 0; i < 3; i++) {
+            size_t k = 0;
+            while (k < sizes[c][i]) {
+                /* the part of the span in one memory page */
+                uintptr_t a = (uintptr_t)(buf[i] + k);
+                size_t n = 4096 - a % 4096, zeros = 0;
+                n = n < sizes[c][i] - k ? n : sizes[c][i] - k;
+                for (size_t j = 0; j < n; j++)
+                    zeros += buf[i][k + j] == 0;
+                bad += zeros < 1 || zeros > 2;
+                k += n;
+            }
+            free(buf[i]);
+        }
+        CHECK(bad == 0);
+    }
+}
+
 int main(void)
 {
     RUN(every_type_round_trips_bit_exact_2d_and_z);
@@ -736,5 +780,6 @@ int main(void)
     RUN(mixed_batch_keeps_rows_apart);
     RUN(invalid_arguments_and_impossible_sizes);
     RUN(upload_download_through_the_host_backend);
+    RUN(prefault_touches_each_page_and_little_else);
     return TEST_SUMMARY();
 }
