@@ -114,15 +114,8 @@ enum {
 
 /* ---- helpers over the context ------------------------------------------- */
 
-/* The instance of (pair, side, k), or -1. */
-VSG_HD int64_t vsg_ref_find_inst(const vsg_ref_ctx *c, int64_t p, int side, int64_t k)
-{
-    uint64_t h = vsg_ref_inst_key(p, side, k, c->kbits);
-    int64_t q = vsg_grid_lower_bound(c->in_key, c->n_inst, h);
-    return q < c->n_inst && c->in_key[q] == h ? q : -1;
-}
-
-/* The same, tried first at hint (-1: none). A pair's instances of one chunk
+/* The instance of (pair, side, k), or -1, tried first at hint (-1: none),
+ * then by a binary search over every instance. A pair's instances of one chunk
  * lie side by side in key order, so a neighbour's index plus the step along
  * the ring is nearly always it: two loads instead of a binary search over
  * every instance. The answer is the search's (keys are unique; the load
@@ -136,6 +129,11 @@ VSG_HD int64_t vsg_ref_find_inst_near(const vsg_ref_ctx *c, int64_t p, int side,
         return hint;
     int64_t q = vsg_grid_lower_bound(c->in_key, c->n_inst, h);
     return q < c->n_inst && c->in_key[q] == h ? q : -1;
+}
+
+VSG_HD int64_t vsg_ref_find_inst(const vsg_ref_ctx *c, int64_t p, int side, int64_t k)
+{
+    return vsg_ref_find_inst_near(c, p, side, k, -1);
 }
 
 /* The segment of instance i in its stored direction. */
