@@ -49,41 +49,37 @@ template <typename F> __global__ void vsg_for_each(int64_t n, F f)
         }                                                                                   \
     } while (0)
 
+#define VSG_CUDA_TRY(g, call)                                                  \
+    do {                                                                       \
+        cudaError_t vsg_e_ = (call);                                           \
+        if (vsg_e_ != cudaSuccess)                                             \
+            return vsg_gpu_fail((g), vsg_e_, #call, __FILE__, __LINE__);       \
+    } while (0)
+
 /* One kernel per step of an element family whose item function takes the
  * step as an argument (vsg_ref_item, vsg_cov_item, vsg_ovu_item). Item is a
  * struct with `static __device__ void run(const Ctx *, int step, int64_t)`
- * calling the item function: with the step a constant, each kernel holds
- * that step's code alone, so each gets its own register count and stack
- * frame. One kernel with the switch inside took the largest step's for
- * every step (the refine's: 124 registers and a 640-byte frame, a quarter
- * of the threads an SM can hold, for steps that need a tenth of it). */
-template <typename Ctx, typename Item, int S>
-__global__ void vsg_step_kernel(int64_t n, Ctx k)
-{
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x)
-        Item::run(&k, S, i);
-}
+ * calling the item function. vsg_for_each over this functor is one kernel
+ * per (family, step) with the step a constant, so each kernel holds that
+ * step's code alone and gets its own register count and stack frame. One
+ * kernel with the switch inside took the largest step's for every step
+ * (the refine's: 124 registers and a 640-byte frame, a quarter of the
+ * threads an SM can hold, for steps that need a tenth of it). The context
+ * goes by value into the kernel's parameters. */
+template <typename Ctx, typename Item, int S> struct vsg_step_fn {
+    Ctx k;
+    __device__ void operator()(int64_t i) const { Item::run(&k, S, i); }
+};
 
 template <typename Ctx, typename Item, int S>
-vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n);
-
-/* Loads every step kernel of the family now (CUDA loads a kernel at its
- * first launch by default, CUDA_MODULE_LOADING=LAZY; asking for its
- * attributes loads it too). The warm-up thread calls this, so the loading
- * overlaps with reading the sources instead of lengthening the first
- * batch's steps. Errors are left to the launches to report. */
-template <typename Ctx, typename Item, int... S>
-void vsg_step_preload(std::integer_sequence<int, S...>)
+vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n)
 {
-    cudaFuncAttributes a;
-    int ok[] = {(cudaFuncGetAttributes(&a, vsg_step_kernel<Ctx, Item, S>), 0)...};
-    (void)ok;
-    cudaGetLastError();
+    VSG_FOR_EACH(g, n, 256, (vsg_step_fn<Ctx, Item, S>{*k}));
+    return VSG_OK;
 }
 
 /* Launches step `step` (0 <= step < sizeof...(S)) of the family over n
- * items; the context goes by value into the kernel's parameters. */
+ * items. */
 template <typename Ctx, typename Item, int... S>
 vsg_status vsg_step_launch(vsg_gpu *g, const Ctx *k, int step, int64_t n,
                            std::integer_sequence<int, S...>)
@@ -95,22 +91,18 @@ vsg_status vsg_step_launch(vsg_gpu *g, const Ctx *k, int step, int64_t n,
     return table[step](g, k, n);
 }
 
-#define VSG_CUDA_TRY(g, call)                                                  \
-    do {                                                                       \
-        cudaError_t vsg_e_ = (call);                                           \
-        if (vsg_e_ != cudaSuccess)                                             \
-            return vsg_gpu_fail((g), vsg_e_, #call, __FILE__, __LINE__);       \
-    } while (0)
-
-template <typename Ctx, typename Item, int S>
-vsg_status vsg_step_launch_one(vsg_gpu *g, const Ctx *k, int64_t n)
+/* Loads every step kernel of the family now (CUDA loads a kernel at its
+ * first launch by default, CUDA_MODULE_LOADING=LAZY; asking for its
+ * attributes loads it too). The warm-up thread calls this, so the loading
+ * overlaps with reading the sources instead of lengthening the first
+ * batch's steps. Errors are left to the launches to report. */
+template <typename Ctx, typename Item, int... S>
+void vsg_step_preload(std::integer_sequence<int, S...>)
 {
-    if (n <= 0)
-        return VSG_OK;
-    vsg_step_kernel<Ctx, Item, S>
-        <<<vsg_gpu_blocks(g, n, 256), 256, 0, vsg_gpu_stream(g)>>>(n, *k);
-    VSG_CUDA_TRY(g, cudaGetLastError());
-    return VSG_OK;
+    cudaFuncAttributes a;
+    int ok[] = {(cudaFuncGetAttributes(&a, vsg_for_each<vsg_step_fn<Ctx, Item, S>>), 0)...};
+    (void)ok;
+    cudaGetLastError();
 }
 
 #endif

@@ -175,7 +175,18 @@ static vsg_status copy_arrays(vsg_exec *x, const vsg_columnar *src, vsg_columnar
         {dst->y, src->y, s.coord},
         {dst->z, src->z, s.z},
     };
-    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
+    enum { N = sizeof arr / sizeof arr[0] };
+    if (!to_backend) {
+        /* fresh host arrays: their pages faulted in by several threads
+         * first, not one by one under the copy (core/prefault.h) */
+        vsg_prefault_span spans[N];
+        for (int i = 0; i < N; i++) {
+            spans[i].p = arr[i].d;
+            spans[i].bytes = arr[i].n;
+        }
+        vsg_prefault(spans, N);
+    }
+    for (size_t i = 0; i < N; i++) {
         if (!arr[i].n)
             continue;
         vsg_status st = to_backend ? vsg_exec_upload(x, arr[i].d, arr[i].s, arr[i].n)
@@ -207,17 +218,8 @@ vsg_status vsg_columnar_download(vsg_exec *x, const vsg_columnar *dev, vsg_colum
         return VSG_ERR_INVALID_ARG;
     vsg_status st = vsg_columnar_alloc_host(dst, dev->n_geoms, dev->n_parts, dev->n_rings,
                                             dev->n_coords, dev->z != NULL);
-    if (st == VSG_OK) {
-        col_sizes s;
-        sizes_for(dst->n_geoms, dst->n_parts, dst->n_rings, dst->n_coords, dst->z != NULL, &s);
-        const vsg_prefault_span spans[] = {
-            {dst->type, s.type},           {dst->flags, s.flags}, {dst->geom_part, s.geom_part},
-            {dst->part_ring, s.part_ring}, {dst->ring_coord, s.ring_coord},
-            {dst->x, s.coord},             {dst->y, s.coord},     {dst->z, s.z},
-        };
-        vsg_prefault(spans, (int)(sizeof spans / sizeof spans[0]));
+    if (st == VSG_OK)
         st = copy_arrays(x, dev, dst, 0);
-    }
     if (st != VSG_OK)
         vsg_columnar_free(dst);
     return st;

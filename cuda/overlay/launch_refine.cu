@@ -9,7 +9,7 @@
 
 #include "gpu_internal.h"
 
-/* the step a constant: see vsg_step_kernel */
+/* the step a constant: see vsg_step_fn (gpu_internal.h) */
 struct ref_item {
     static __device__ __forceinline__ void run(const vsg_ref_ctx *c, int s, int64_t i)
     {
