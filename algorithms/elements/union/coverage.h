@@ -280,7 +280,9 @@ VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
  * holds when it stays in R. Equal keys come in runs: a run of one stays;
  * two equal segments cancel when opposite and mark the group when in the
  * same direction (members overlapping along it); a run of three or more
- * marks the group. Each item looks at two neighbours on each side only. */
+ * marks the group. Each item looks at two neighbours on each side only,
+ * and a run of two is settled by its first item alone (for both
+ * segments), so that the random reads of a shared edge are made once. */
 VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
                            const int64_t *coord_ring, const int64_t *ring_geom,
                            const int8_t *dir, const uint64_t *key, const int64_t *idx, int64_t n,
@@ -291,29 +293,29 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
         return;
     int pe1 = q > 0 && key[q - 1] == h, pe2 = pe1 && q > 1 && key[q - 2] == h;
     int ne1 = q + 1 < n && key[q + 1] == h, ne2 = ne1 && q + 2 < n && key[q + 2] == h;
+    int run3 = pe2 || ne2 || (pe1 && ne1);
+    if (pe1 && !run3)
+        return;   /* the second of a run of two: its first settles both */
     int64_t k = idx[q], g, g2;
     double ax, ay, bx, by, cx, cy, dx, dy;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
-    if (pe2 || ne2 || (pe1 && ne1)) {
+    if (run3) {
         VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;
     }
-    if (!pe1 && !ne1) {
+    if (!ne1) {
         keep[k] = 1;
         return;
     }
-    int64_t k2 = idx[pe1 ? q - 1 : q + 1];
+    int64_t k2 = idx[q + 1];
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
-    if (g2 != g) {
-        keep[k] = 1;   /* a collision across groups */
+    if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy))
+        return;   /* an interior edge: cancelled */
+    if (g2 == g && vsg_cov_same(ax, ay, cx, cy) && vsg_cov_same(bx, by, dx, dy)) {
+        VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;
     }
-    if (vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy))
-        return;   /* an interior edge: cancelled */
-    if (vsg_cov_same(ax, ay, cx, cy) && vsg_cov_same(bx, by, dx, dy))
-        VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
-    else
-        keep[k] = 1;   /* a collision */
+    keep[k] = keep[k2] = 1;   /* a collision of keys (within or across groups) */
 }
 
 /* ---- the boundary R ------------------------------------------------------------
@@ -538,6 +540,20 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
     }
     if (!ok)
         VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
+}
+
+/* Probe item t of the noding join (R's boxes with themselves): every pair
+ * it meets tested in place; returns the cells and entries visited. */
+VSG_HD int64_t vsg_cov_noding_item(const vsg_cov_r *R, const vsg_grid_join *J, int64_t t,
+                                   uint32_t *bad)
+{
+    const vsg_grid g = *J->grid;
+    vsg_grid_iter it;
+    int64_t i = vsg_grid_join_begin(J, &g, t, &it), e;
+    const double *a = J->boxes_a + 4 * i;
+    while (vsg_grid_iter_next(&g, a, J->cell_start, J->ebox, &it, &e))
+        vsg_cov_noding(R, i, J->eid[e], bad);
+    return it.visited;
 }
 
 /* ---- step 5: rings by pointer jumping ------------------------------------------

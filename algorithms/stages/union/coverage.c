@@ -11,8 +11,10 @@
  *   coverage_link      each segment of R linked to the next of its ring at
  *                      its end node (degree, sectors and the permutation
  *                      checked)
- *   candidates         R's segment boxes joined with themselves
- *   coverage_noding    segments of R meet only at shared endpoints
+ *   candidates         R's segment boxes joined with themselves (the
+ *                      grid and probe items only)
+ *   coverage_noding    segments of R meet only at shared endpoints: each
+ *                      probe item tests the pairs it meets in place
  *   coverage_rings     rings by pointer jumping (labels, then ranks),
  *                      written as columnar rings; their orientation, box
  *                      and test point
@@ -54,17 +56,24 @@ static int64_t blocks(int64_t n) { return (n + VSG_COV_BLOCK - 1) / VSG_COV_BLOC
 #define I64 sizeof(int64_t)
 #define F64 sizeof(double)
 
-/* Pointer jumping until a round changes nothing (s: the round step). */
+/* Pointer jumping until a round changes nothing (s: the round step). The
+ * first JUMP_EARLY rounds are not checked: a ring of the union is rarely
+ * shorter than 2^JUMP_EARLY segments, so their scalar reads (each a wait
+ * for the device) would almost never end the loop, and a round after
+ * convergence changes nothing. */
+enum { JUMP_EARLY = 3 };
+
 static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t **a2)
 {
     vsg_status st;
-    for (;;) {
-        int64_t changed = 0;
+    for (int r = 1;; r++) {
+        int64_t changed = 1;
         TRY(vsg_exec_memset(x, c->changed, 0, I64));
         TRY(step(x, c, s, c->R.n));
         int64_t *t = *a; *a = *a2; *a2 = t;
         t = c->nx; c->nx = c->nx2; c->nx2 = t;
-        TRY(vsg_exec_read_i64(x, c->changed, &changed));
+        if (r > JUMP_EARLY)
+            TRY(vsg_exec_read_i64(x, c->changed, &changed));
         if (!changed)
             break;
     }
@@ -126,8 +135,7 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
-    vsg_pairs p;
-    memset(&p, 0, sizeof p);
+    memset(&c->join, 0, sizeof c->join);
     vsg_exec_stage_begin(x, "coverage_link");
     TRY(get(x, s, (size_t)n * I64, &c->next));
     TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_end));
@@ -140,18 +148,13 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_PRED_CHECK, n));
     vsg_exec_stage_end(x, n, n);
 
-    TRY(vsg_stage_candidates(x, c->R.box, n, c->R.box, n, &p));
+    /* the pairs are tested where the join meets them, never written */
+    TRY(vsg_stage_candidates_join(x, c->R.box, n, c->R.box, n, &c->join));
     vsg_exec_stage_begin(x, "coverage_noding");
-    c->pa = p.a;
-    c->pb = p.b;
-    c->n_pairs = p.n;
-    st = step(x, c, VSG_COV_NODING, p.n);
-    vsg_exec_stage_end(x, p.n, p.n);
+    st = step(x, c, VSG_COV_NODING, c->join.n_items);
+    vsg_exec_stage_end(x, c->join.n_items, c->join.n_items);
 done:
-    vsg_exec_free(x, p.a);
-    vsg_exec_free(x, p.b);
-    c->pa = c->pb = NULL;
-    c->n_pairs = 0;
+    vsg_stage_candidates_join_free(x, &c->join);
     return st;
 }
 
