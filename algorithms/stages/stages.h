@@ -37,6 +37,13 @@ typedef struct {
 vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
                                 const double *boxes_b, int64_t nb, vsg_pairs *out);
 
+/* The same pairs, each once, sorted by i only (within a row, in the order
+ * the grid's cells hold them): for a caller that orders them by a unique
+ * key of its own (the refine's instances), so the sort is not made twice.
+ * The order may differ between backends; nothing may depend on it. */
+vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
+                                         const double *boxes_b, int64_t nb, vsg_pairs *out);
+
 /* The same join for a step that tests each pair where it meets it, so that
  * no pair is written, counted, sorted or read back: the grid and the probe
  * items (elements/filter/grid.h, vsg_grid_join); a step over out->n_items

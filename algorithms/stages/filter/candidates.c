@@ -15,7 +15,8 @@
  *   Phase 3  each a row's probe items (blocks of its cells, so that no
  *            item's work grows with one box), scan; count each item's
  *            pairs, scan, fill keys (i << bbits | j)
- *   Phase 4  sort the keys (a row's pairs come from several cells), decode
+ *   Phase 4  sort the keys (a row's pairs come from several cells), unless
+ *            the caller orders them itself; decode
  *
  * The CPU engine's own host backend takes candidates_host.c instead: the
  * same grid in one pass, shaped for one core.
@@ -230,7 +231,7 @@ done:
 }
 
 static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
-                      int64_t nb, vsg_pairs *out, cand_scratch *s)
+                      int64_t nb, int sorted, vsg_pairs *out, cand_scratch *s)
 {
     vsg_status st = VSG_OK;
     const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
@@ -253,16 +254,18 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
                    bbits, NULL, s->off_a, s->pkeys, out->b));
 
-    /* Phase 4: (i, j) order */
-    TRY(vsg_exec_sort_u64_i64(x, s->pkeys, out->b, np, abits + bbits));
+    /* Phase 4: (i, j) order (else the probe's: by i, then as the cells
+     * hold them) */
+    if (sorted)
+        TRY(vsg_exec_sort_u64_i64(x, s->pkeys, out->b, np, abits + bbits));
     TRY(step_decode(x, s->pkeys, np, bbits, out->a));
     out->n = np;
 done:
     return st;
 }
 
-vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
-                                const double *boxes_b, int64_t nb, vsg_pairs *out)
+static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
+                             const double *boxes_b, int64_t nb, int sorted, vsg_pairs *out)
 {
     out->n = 0;
     out->a = out->b = NULL;
@@ -274,9 +277,10 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
         cand_scratch s = {0};
         /* the CPU engine's own backend: one pass, no device-shaped steps */
         if (vsg_exec_host_plain(x))
-            st = vsg_candidates_host_run(x, boxes_a, na, boxes_b, nb, cell_cap(nb), out);
+            st = vsg_candidates_host_run(x, boxes_a, na, boxes_b, nb, cell_cap(nb), sorted,
+                                         out);
         else
-            st = run(x, boxes_a, na, boxes_b, nb, out, &s);
+            st = run(x, boxes_a, na, boxes_b, nb, sorted, out, &s);
         scratch_free(x, &s);
         if (st != VSG_OK) {
             vsg_exec_free(x, out->a);
@@ -287,6 +291,18 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
     }
     vsg_exec_stage_end(x, na + nb, out->n);
     return st;
+}
+
+vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
+                                const double *boxes_b, int64_t nb, vsg_pairs *out)
+{
+    return candidates(x, boxes_a, na, boxes_b, nb, 1, out);
+}
+
+vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
+                                         const double *boxes_b, int64_t nb, vsg_pairs *out)
+{
+    return candidates(x, boxes_a, na, boxes_b, nb, 0, out);
 }
 
 void vsg_stage_candidates_join_free(vsg_exec *x, vsg_grid_join *j)

@@ -139,7 +139,8 @@ static vsg_status bucket(vsg_exec *x, const vsg_grid *g, const double *boxes_b, 
 /* Every a row's pairs, row by row, each row sorted by b. */
 static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes_a, int64_t na,
                              const int64_t *cell_start, const double *ebox,
-                             const int64_t *eids, int abits, int bbits, pair_buf *p)
+                             const int64_t *eids, int abits, int bbits, int sorted,
+                             pair_buf *p)
 {
     vsg_status st = vsg_exec_launch(x, "candidates probe");
     int64_t most = 0;
@@ -157,6 +158,8 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
         /* the row's pairs by b (the b column follows; it is rewritten
          * from the keys at the end) */
         int64_t k = p->n - row;
+        if (!sorted)
+            continue;
         if (st == VSG_OK && k > 32)
             st = vsg_exec_sort_u64_i64(x, p->keys + row, p->b + row, k, abits + bbits);
         else if (st == VSG_OK)
@@ -168,7 +171,7 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
 
 vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t na,
                                    const double *boxes_b, int64_t nb, int64_t cap,
-                                   vsg_pairs *out)
+                                   int sorted, vsg_pairs *out)
 {
     const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
     if (abits + bbits > 64)
@@ -190,7 +193,7 @@ vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t n
     if (st == VSG_OK)
         st = reserve(&p, na + 16);
     if (st == VSG_OK)
-        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, abits, bbits, &p);
+        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, abits, bbits, sorted, &p);
     vsg_exec_free(x, eids);
     vsg_exec_free(x, ebox);
     vsg_exec_free(x, cell_start);

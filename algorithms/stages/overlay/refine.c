@@ -99,8 +99,12 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     vsg_pairs j[2];
     int64_t *flag[2], *off[2], n[2] = {0, 0};
     memset(j, 0, sizeof j);
-    TRY(vsg_stage_candidates(x, A->chunk_box, A->n_chunks, B->boxes, B->v.n_geoms, &j[0]));
-    TRY(vsg_stage_candidates(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks, &j[1]));
+    /* unsorted: the items are sorted by their unique (pair, side, chunk)
+     * keys below, whatever order the joins give */
+    TRY(vsg_stage_candidates_unsorted(x, A->chunk_box, A->n_chunks, B->boxes, B->v.n_geoms,
+                                      &j[0]));
+    TRY(vsg_stage_candidates_unsorted(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks,
+                                      &j[1]));
     vsg_exec_stage_begin(x, "refine_segments");
     for (int k = 0; k < 2; k++) {
         TRY(get(x, s, (size_t)j[k].n * I64, &flag[k]));

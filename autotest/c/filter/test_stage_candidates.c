@@ -2,7 +2,8 @@
  * test_stage_candidates.c - the candidates stage (grid join) on the host backend:
  * equal to a brute-force box test and to the engine's STR tree; sorted,
  * unique; touching boxes, points, huge boxes; a huge box's probe split into
- * bounded items; the join without its pairs meets the same pairs once.
+ * bounded items; the unsorted pairs and the join without its pairs meet
+ * the same pairs once.
  */
 #include "filter/filter_fixture.h"
 
@@ -41,6 +42,25 @@ static int check_join_on(vsg_exec *x, const double *ba, int64_t na, const double
     return ok;
 }
 
+/* The unsorted pairs: by row, and the same set as the sorted ones (n of
+ * them), each once. */
+static int check_unsorted_on(vsg_exec *x, const double *ba, int64_t na, const double *bb,
+                             int64_t nb, int64_t n)
+{
+    vsg_pairs p;
+    if (vsg_stage_candidates_unsorted(x, ba, na, bb, nb, &p) != VSG_OK)
+        return 0;
+    unsigned char *seen = calloc((size_t)(na * nb + 1), 1);
+    int ok = seen != NULL && p.n == n;
+    for (int64_t k = 0; ok && k < p.n; k++)
+        ok = (k == 0 || p.a[k - 1] <= p.a[k]) && boxes_meet(ba + 4 * p.a[k], bb + 4 * p.b[k]) &&
+             seen[p.a[k] * nb + p.b[k]]++ == 0;
+    free(seen);
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    return ok;
+}
+
 /* run the stage on a host backend (plain: the CPU engine's own, which
  * takes the one-pass join of candidates_host.c) and compare with brute
  * force; returns pairs */
@@ -70,6 +90,7 @@ static int64_t check_candidates_on(const double *ba, int64_t na, const double *b
     vsg_exec_free(x, p.a);
     vsg_exec_free(x, p.b);
     CHECK(check_join_on(x, ba, na, bb, nb));
+    CHECK(check_unsorted_on(x, ba, na, bb, nb, k));
     vsg_exec_destroy(x);
     return k;
 }
