@@ -15,7 +15,6 @@
 #include "vsgpu_engine.h"
 #include "columnar/columnar.h"
 #include "exec/exec.h"
-#include "elements/filter/grid.h"
 
 /* ---- bounds -------------------------------------------------------------
  * boxes[4g .. 4g+3] = xmin, ymin, xmax, ymax of geometry g. Rows with no
@@ -39,20 +38,11 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
 
 /* The same pairs, each once, sorted by i only (within a row, in the order
  * the grid's cells hold them): for a caller that orders them by a unique
- * key of its own (the refine's instances), so the sort is not made twice.
+ * key of its own (the refine's instances), or for whom any order will do
+ * (the coverage union's noding check), so no sort is made for nothing.
  * The order may differ between backends; nothing may depend on it. */
 vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
                                          const double *boxes_b, int64_t nb, vsg_pairs *out);
-
-/* The same join for a step that tests each pair where it meets it, so that
- * no pair is written, counted, sorted or read back: the grid and the probe
- * items (elements/filter/grid.h, vsg_grid_join); a step over out->n_items
- * items visits every pair (i, j) once, in no set order. Timed as
- * "candidates" too; boxes_a must outlive the join. Free it with
- * vsg_stage_candidates_join_free (also after a failure). */
-vsg_status vsg_stage_candidates_join(vsg_exec *x, const double *boxes_a, int64_t na,
-                                     const double *boxes_b, int64_t nb, vsg_grid_join *out);
-void vsg_stage_candidates_join_free(vsg_exec *x, vsg_grid_join *j);
 
 /* ---- classify --------------------------------------------------------------
  * For each candidate pair (sorted by a then b, as the candidates stage gives

@@ -217,79 +217,6 @@ VSG_HD int64_t vsg_grid_item_row(const int64_t *off, int64_t n, int64_t t)
     return lo;
 }
 
-/* The pairs of one probe item, one at a time: block blk of box a visits
- * its cells (and, for block 0, the big cell after them), and
- * vsg_grid_iter_next hands out each entry e of them whose box meets a,
- * reported in the cell of the intersection's low corner only, so that
- * every pair comes out once. The candidates stage writes the pairs
- * (vsg_grid_probe); a step that only tests them walks the same iterator
- * (vsg_grid_join below) and writes nothing. */
-typedef struct {
-    int64_t cx0, cy0, w;     /* the box's cell range: origin and width      */
-    int64_t t, t1, tend;     /* next cell position; its block's end; tend =
-                                t1 + 1 when the big cell follows (block 0)  */
-    int64_t cx, cy;          /* the cell being walked; cx < 0: the big cell */
-    int64_t e, e1;           /* its next entry and end                      */
-    int64_t visited;         /* cells and entries looked at: the item's work */
-} vsg_grid_iter;
-
-VSG_HD void vsg_grid_iter_begin(const vsg_grid *g, const double *a, int64_t blk,
-                                vsg_grid_iter *it)
-{
-    it->e = it->e1 = 0;
-    it->cx = it->cy = -1;
-    it->visited = 0;
-    it->t = it->t1 = it->tend = 0;
-    it->cx0 = it->cy0 = 0;
-    it->w = 1;
-    if (!vsg_grid_box_valid(a))
-        return;   /* meets nothing: no cells */
-    int64_t cx1, cy1;
-    vsg_grid_range(g, a, &it->cx0, &it->cy0, &cx1, &cy1);
-    it->w = cx1 - it->cx0 + 1;
-    int64_t cells = it->w * (cy1 - it->cy0 + 1);
-    it->t = blk * VSG_GRID_PROBE_CELLS;
-    it->t1 = it->t + VSG_GRID_PROBE_CELLS < cells ? it->t + VSG_GRID_PROBE_CELLS : cells;
-    it->tend = blk == 0 ? it->t1 + 1 : it->t1;
-}
-
-/* 1 and *e = the next entry paired with a; 0 when the item is done. */
-VSG_HD int vsg_grid_iter_next(const vsg_grid *g, const double *a, const int64_t *cell_start,
-                              const double *ebox, vsg_grid_iter *it, int64_t *e)
-{
-    for (;;) {
-        while (it->e < it->e1) {
-            const double *b = ebox + 4 * it->e;
-            it->visited++;
-            if (!vsg_box_meets(a, b)) {
-                it->e++;
-                continue;
-            }
-            if (it->cx >= 0 && (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != it->cx ||
-                                vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != it->cy)) {
-                it->e++;
-                continue;
-            }
-            *e = it->e++;
-            return 1;
-        }
-        if (it->t >= it->tend)
-            return 0;
-        int64_t t = it->t++;
-        int64_t c = g->big;
-        if (t < it->t1) {
-            it->cx = it->cx0 + t % it->w;
-            it->cy = it->cy0 + t / it->w;
-            c = it->cy * g->gx + it->cx;
-            it->visited++;
-        } else {
-            it->cx = it->cy = -1;   /* the big cell: every pair reported here */
-        }
-        it->e = cell_start[c];
-        it->e1 = cell_start[c + 1];
-    }
-}
-
 /* Probes the grid with block blk of box a (row i): counts the b entries it
  * pairs with in those cells (and, for block 0, the big cell), and when
  * pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j and
@@ -301,10 +228,39 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
                               const int64_t *eid, int bbits, int64_t off, uint64_t *pkeys,
                               int64_t *pb, int64_t *work)
 {
-    vsg_grid_iter it;
-    vsg_grid_iter_begin(g, a, blk, &it);
-    int64_t n = 0, e;
-    while (vsg_grid_iter_next(g, a, cell_start, ebox, &it, &e)) {
+    if (!vsg_grid_box_valid(a))
+        return 0;
+    int64_t n = 0, visited = 0;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
+    int64_t w = cx1 - cx0 + 1, cells = w * (cy1 - cy0 + 1);
+    int64_t t0 = blk * VSG_GRID_PROBE_CELLS;
+    int64_t t1 = t0 + VSG_GRID_PROBE_CELLS < cells ? t0 + VSG_GRID_PROBE_CELLS : cells;
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t cx = cx0 + t % w, cy = cy0 + t / w;
+        int64_t c = cy * g->gx + cx;
+        visited++;
+        for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
+            const double *b = ebox + 4 * e;
+            visited++;
+            if (!vsg_box_meets(a, b))
+                continue;
+            /* report only in the cell of the intersection's low corner */
+            if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
+                vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy)
+                continue;
+            if (pkeys) {
+                pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+                pb[off + n] = eid[e];
+            }
+            n++;
+        }
+    }
+    for (int64_t e = blk == 0 ? cell_start[g->big] : 0;
+         blk == 0 && e < cell_start[g->big + 1]; e++) {
+        visited++;
+        if (!vsg_box_meets(a, ebox + 4 * e))
+            continue;
         if (pkeys) {
             pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
             pb[off + n] = eid[e];
@@ -312,30 +268,8 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
         n++;
     }
     if (work)
-        *work = it.visited;
+        *work = visited;
     return n;
-}
-
-/* The candidate join as a step's input, without its pairs: the grid over
- * side b, b's entries in cell order, and side a's probe items (blk_off:
- * the scan of each a row's blocks). Item t of a step over n_items visits
- * the pairs of probe item t (vsg_grid_join_begin, then vsg_grid_iter_next
- * with the item's box). All backend memory. */
-typedef struct {
-    const vsg_grid *grid;
-    const int64_t *cell_start, *eid, *blk_off;
-    const double *ebox, *boxes_a;
-    int64_t na, n_items;
-} vsg_grid_join;
-
-/* Starts probe item t over g (a copy of *j->grid the caller keeps
- * close): its a row (returned) and its iterator. */
-VSG_HD int64_t vsg_grid_join_begin(const vsg_grid_join *j, const vsg_grid *g, int64_t t,
-                                   vsg_grid_iter *it)
-{
-    int64_t i = vsg_grid_item_row(j->blk_off, j->na, t);
-    vsg_grid_iter_begin(g, j->boxes_a + 4 * i, t - j->blk_off[i], it);
-    return i;
 }
 
 /* Bits to hold values 0 .. n - 1 (at least 1). */

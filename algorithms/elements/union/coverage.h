@@ -542,20 +542,6 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
         VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
 }
 
-/* Probe item t of the noding join (R's boxes with themselves): every pair
- * it meets tested in place; returns the cells and entries visited. */
-VSG_HD int64_t vsg_cov_noding_item(const vsg_cov_r *R, const vsg_grid_join *J, int64_t t,
-                                   uint32_t *bad)
-{
-    const vsg_grid g = *J->grid;
-    vsg_grid_iter it;
-    int64_t i = vsg_grid_join_begin(J, &g, t, &it), e;
-    const double *a = J->boxes_a + 4 * i;
-    while (vsg_grid_iter_next(&g, a, J->cell_start, J->ebox, &it, &e))
-        vsg_cov_noding(R, i, J->eid[e], bad);
-    return it.visited;
-}
-
 /* ---- step 5: rings by pointer jumping ------------------------------------------
  * lab: the smallest segment of each cycle of next (its leader); then the
  * cycle is cut before its leader and dist counts the steps to the cut.

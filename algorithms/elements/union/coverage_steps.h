@@ -12,7 +12,6 @@
 #ifndef VSG_ELEMENTS_UNION_COVERAGE_STEPS_H
 #define VSG_ELEMENTS_UNION_COVERAGE_STEPS_H
 
-#include "elements/filter/grid.h"
 #include "elements/union/coverage.h"
 
 typedef struct {
@@ -34,9 +33,7 @@ typedef struct {
     int32_t *deg_end, *deg_start;
     uint32_t *preds;
     int64_t *changed;              /* one flag: a round changed something      */
-    /* the noding join of R's boxes with themselves, tested where met */
-    vsg_grid_join join;
-    /* candidate pairs (test points against ring boxes) */
+    /* candidate pairs (the noding join, then test points against rings) */
     const int64_t *pa, *pb;
     int64_t n_pairs;
     /* the rings of R */
@@ -76,7 +73,7 @@ enum {
     VSG_COV_LINK,         /* R.n ...   */
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
-    VSG_COV_NODING,       /* join.n_items */
+    VSG_COV_NODING,       /* n_pairs   */
     VSG_COV_LABEL_INIT,   /* R.n       */
     VSG_COV_LABEL_ROUND,
     VSG_COV_SELF_SPLIT,
@@ -207,7 +204,8 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_pred_check(R, i, c->next, c->preds, c->bad);
         return 1;
     case VSG_COV_NODING:
-        return vsg_cov_noding_item(R, &c->join, i, c->bad);
+        vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
+        return 1;
     case VSG_COV_LABEL_INIT:
         c->lab[i] = i;
         c->nx[i] = c->next[i];

@@ -16,15 +16,13 @@
  *            item's work grows with one box), scan; count each item's
  *            pairs, scan, fill keys (i << bbits | j)
  *   Phase 4  sort the keys (a row's pairs come from several cells), unless
- *            the caller orders them itself; decode
+ *            the caller orders them itself or needs no order; decode
  *
  * The CPU engine's own host backend takes candidates_host.c instead: the
  * same grid in one pass, shaped for one core.
  */
 #include "stages/stages.h"
 #include "stages/step.h"
-
-#include <string.h>
 
 #include "elements/filter/grid.h"
 #include "stages/filter/candidates_host.h"
@@ -163,9 +161,7 @@ static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int
     return VSG_OK;
 }
 
-/* Scratch of one run, freed together; the join's arrays (grid, eids,
- * ebox, cell_start, blk_off) are handed over instead by
- * vsg_stage_candidates_join. */
+/* Scratch of one run, freed together. */
 typedef struct {
     vsg_grid *grid;
     int64_t *cnt_b, *off_b, *eids, *cell_start, *blk, *blk_off, *cnt_a, *off_a;
@@ -187,18 +183,18 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
     vsg_exec_free(x, s->ekeys);
     vsg_exec_free(x, s->pkeys);
     vsg_exec_free(x, s->ebox);
-    memset(s, 0, sizeof *s);
 }
 
-/* Phases 1 to 3's sizing: the grid over b, b's entries by cell, a's probe
- * items (*ni of them, offsets per row in s->blk_off). */
-static vsg_status build_join(vsg_exec *x, const double *boxes_a, int64_t na,
-                             const double *boxes_b, int64_t nb, cand_scratch *s, int64_t *ni)
+static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
+                      int64_t nb, int sorted, vsg_pairs *out, cand_scratch *s)
 {
     vsg_status st = VSG_OK;
+    const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
+    if (abits + bbits > 64)
+        return VSG_ERR_INVALID_ARG;
     const int64_t cap = cell_cap(nb);
     const int64_t slots = cap + 2;          /* cells, the big cell, the end */
-    int64_t ne = 0;
+    int64_t ne = 0, np = 0, ni = 0;
 
     /* Phase 1: the grid */
     TRY(vsg_exec_alloc(x, sizeof *s->grid, (void **)&s->grid));
@@ -220,28 +216,13 @@ static vsg_status build_join(vsg_exec *x, const double *boxes_a, int64_t na,
     TRY(vsg_exec_alloc(x, (size_t)slots * sizeof(int64_t), (void **)&s->cell_start));
     TRY(step_cells(x, boxes_b, s->ekeys, s->eids, ne, slots, s->ebox, s->cell_start));
 
-    /* Phase 3 (first half): each a row's probe items */
+    /* Phase 3: pairs per probe item (a row, block of its cells), count
+     * then fill */
     TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
     TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
     TRY(step_blocks(x, s->grid, boxes_a, na, s->blk));
     TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
-    TRY(vsg_exec_read_i64(x, s->blk_off + na, ni));
-done:
-    return st;
-}
-
-static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
-                      int64_t nb, int sorted, vsg_pairs *out, cand_scratch *s)
-{
-    vsg_status st = VSG_OK;
-    const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
-    if (abits + bbits > 64)
-        return VSG_ERR_INVALID_ARG;
-    int64_t np = 0, ni = 0;
-    TRY(build_join(x, boxes_a, na, boxes_b, nb, s, &ni));
-
-    /* Phase 3: pairs per probe item (a row, block of its cells), count
-     * then fill */
+    TRY(vsg_exec_read_i64(x, s->blk_off + na, &ni));
     TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->cnt_a));
     TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->off_a));
     TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
@@ -303,52 +284,4 @@ vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int
                                          const double *boxes_b, int64_t nb, vsg_pairs *out)
 {
     return candidates(x, boxes_a, na, boxes_b, nb, 0, out);
-}
-
-void vsg_stage_candidates_join_free(vsg_exec *x, vsg_grid_join *j)
-{
-    vsg_exec_free(x, (void *)j->grid);
-    vsg_exec_free(x, (void *)j->cell_start);
-    vsg_exec_free(x, (void *)j->eid);
-    vsg_exec_free(x, (void *)j->blk_off);
-    vsg_exec_free(x, (void *)j->ebox);
-    memset(j, 0, sizeof *j);
-}
-
-vsg_status vsg_stage_candidates_join(vsg_exec *x, const double *boxes_a, int64_t na,
-                                     const double *boxes_b, int64_t nb, vsg_grid_join *out)
-{
-    memset(out, 0, sizeof *out);
-    if (na < 0 || nb < 0)
-        return VSG_ERR_INVALID_ARG;
-    vsg_exec_stage_begin(x, "candidates");
-    vsg_status st = VSG_OK;
-    if (na > 0 && nb > 0) {
-        if (vsg_exec_host_plain(x)) {
-            st = vsg_candidates_host_join(x, boxes_a, na, boxes_b, nb, cell_cap(nb), out);
-        } else {
-            cand_scratch s = {0};
-            int64_t ni = 0;
-            st = build_join(x, boxes_a, na, boxes_b, nb, &s, &ni);
-            if (st == VSG_OK) {
-                /* the join's arrays change hands; the rest is freed */
-                out->grid = s.grid;
-                out->cell_start = s.cell_start;
-                out->eid = s.eids;
-                out->blk_off = s.blk_off;
-                out->ebox = s.ebox;
-                out->n_items = ni;
-                s.grid = NULL;
-                s.cell_start = s.eids = s.blk_off = NULL;
-                s.ebox = NULL;
-            }
-            scratch_free(x, &s);
-        }
-        out->boxes_a = boxes_a;
-        out->na = na;
-        if (st != VSG_OK)
-            vsg_stage_candidates_join_free(x, out);
-    }
-    vsg_exec_stage_end(x, na + nb, out->n_items);
-    return st;
 }

@@ -136,7 +136,7 @@ static vsg_status bucket(vsg_exec *x, const vsg_grid *g, const double *boxes_b, 
     return st;
 }
 
-/* Every a row's pairs, row by row, each row sorted by b. */
+/* Every a row's pairs, row by row, each row sorted by b (if sorted). */
 static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes_a, int64_t na,
                              const int64_t *cell_start, const double *ebox,
                              const int64_t *eids, int abits, int bbits, int sorted,
@@ -213,41 +213,5 @@ vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t n
     }
     vsg_exec_free(x, p.keys);
     vsg_exec_free(x, p.b);
-    return st;
-}
-
-vsg_status vsg_candidates_host_join(vsg_exec *x, const double *boxes_a, int64_t na,
-                                    const double *boxes_b, int64_t nb, int64_t cap,
-                                    vsg_grid_join *out)
-{
-    vsg_grid *g = NULL;
-    int64_t *eids = NULL, *cell_start = NULL, *blk_off = NULL;
-    double *ebox = NULL;
-    vsg_status st = vsg_exec_launch(x, "candidates grid");
-    if (st == VSG_OK)
-        st = vsg_exec_alloc(x, sizeof *g, (void **)&g);
-    if (st == VSG_OK) {
-        vsg_grid_stats s;
-        vsg_grid_stats_init(&s);
-        for (int64_t j = 0; j < nb; j++)
-            vsg_grid_stats_add(&s, boxes_b + 4 * j);
-        vsg_grid_make(&s, cap, g);
-        st = bucket(x, g, boxes_b, nb, cap + 2, &eids, &ebox, &cell_start);
-    }
-    if (st == VSG_OK)
-        st = vsg_exec_launch(x, "candidates blocks");
-    if (st == VSG_OK)
-        st = vsg_exec_alloc(x, (size_t)(na + 1) * sizeof *blk_off, (void **)&blk_off);
-    if (st == VSG_OK) {
-        blk_off[0] = 0;
-        for (int64_t i = 0; i < na; i++)
-            blk_off[i + 1] = blk_off[i] + vsg_grid_probe_blocks(g, boxes_a + 4 * i);
-        out->n_items = blk_off[na];
-    }
-    out->grid = g;
-    out->eid = eids;
-    out->ebox = ebox;
-    out->cell_start = cell_start;
-    out->blk_off = blk_off;
     return st;
 }

@@ -1,8 +1,9 @@
 /*
  * candidates_host.h - the candidates stage's one-pass join for the CPU
  * engine's own host backend (candidates_host.c says why). Called by
- * vsg_stage_candidates(_unsorted, _join) only; same contract: out->a, out->b
- * sorted by (a, b) (sorted = 0: by a only), each pair once, from x's memory; cap: the grid's cell ceiling.
+ * vsg_stage_candidates(_unsorted) only; same contract: out->a, out->b
+ * sorted by (a, b) (sorted = 0: by a only), each pair once, from x's
+ * memory; cap: the grid's cell ceiling.
  */
 #ifndef VSG_STAGES_CANDIDATES_HOST_H
 #define VSG_STAGES_CANDIDATES_HOST_H
@@ -12,11 +13,5 @@
 vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t na,
                                    const double *boxes_b, int64_t nb, int64_t cap,
                                    int sorted, vsg_pairs *out);
-
-/* vsg_stage_candidates_join's grid and probe items, built in one pass
- * (the arrays go to out, freed by the caller also on failure). */
-vsg_status vsg_candidates_host_join(vsg_exec *x, const double *boxes_a, int64_t na,
-                                    const double *boxes_b, int64_t nb, int64_t cap,
-                                    vsg_grid_join *out);
 
 #endif

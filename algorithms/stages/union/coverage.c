@@ -11,10 +11,9 @@
  *   coverage_link      each segment of R linked to the next of its ring at
  *                      its end node (degree, sectors and the permutation
  *                      checked)
- *   candidates         R's segment boxes joined with themselves (the
- *                      grid and probe items only)
- *   coverage_noding    segments of R meet only at shared endpoints: each
- *                      probe item tests the pairs it meets in place
+ *   candidates         R's segment boxes joined with themselves (in no
+ *                      particular order: no sort)
+ *   coverage_noding    segments of R meet only at shared endpoints
  *   coverage_rings     rings by pointer jumping (labels, then ranks),
  *                      written as columnar rings; their orientation, box
  *                      and test point
@@ -135,7 +134,8 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
-    memset(&c->join, 0, sizeof c->join);
+    vsg_pairs p;
+    memset(&p, 0, sizeof p);
     vsg_exec_stage_begin(x, "coverage_link");
     TRY(get(x, s, (size_t)n * I64, &c->next));
     TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_end));
@@ -148,13 +148,19 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_PRED_CHECK, n));
     vsg_exec_stage_end(x, n, n);
 
-    /* the pairs are tested where the join meets them, never written */
-    TRY(vsg_stage_candidates_join(x, c->R.box, n, c->R.box, n, &c->join));
+    /* unsorted: each pair is tested alone, and only marks its group */
+    TRY(vsg_stage_candidates_unsorted(x, c->R.box, n, c->R.box, n, &p));
     vsg_exec_stage_begin(x, "coverage_noding");
-    st = step(x, c, VSG_COV_NODING, c->join.n_items);
-    vsg_exec_stage_end(x, c->join.n_items, c->join.n_items);
+    c->pa = p.a;
+    c->pb = p.b;
+    c->n_pairs = p.n;
+    st = step(x, c, VSG_COV_NODING, p.n);
+    vsg_exec_stage_end(x, p.n, p.n);
 done:
-    vsg_stage_candidates_join_free(x, &c->join);
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    c->pa = c->pb = NULL;
+    c->n_pairs = 0;
     return st;
 }
 

@@ -31,12 +31,9 @@
 #include "exec/exec.h"
 #include "stages/stages.h"
 
-/* The stage's own steps with items of bounded work. Left out, as the
- * filter's: "candidates" and "coverage_noding", whose items are the box
- * join's probe items (the noding tests each pair where the probe meets
- * it), bounded by boxes per grid cell, not by vertices. */
-static const char *const kStages[] = {"coverage_segments", "coverage_link", "coverage_rings",
-                                      "coverage_nesting", "coverage_output", NULL};
+static const char *const kStages[] = {"coverage_segments", "coverage_link", "coverage_noding",
+                                      "coverage_rings", "coverage_nesting", "coverage_output",
+                                      NULL};
 
 static int run_stage(const members *m, int64_t n_groups, run_result *rr)
 {

@@ -32,13 +32,12 @@
 #include "stages/stages.h"
 
 /* The stage's own steps (the box join, "candidates", is the filter's and
- * bounded by boxes per grid cell, not by vertices; so are the items of
- * "coverage_noding", the join's probe items testing the pairs they meet). */
-static const char *const kStages[] = {"overlap_pairs",    "refine_sides",   "refine_segments",
-                                      "refine_nodes",     "refine_labels",  "refine_rays",
-                                      "overlap_sweep",    "boundary_keys",  "coverage_link",
-                                      "coverage_rings",   "coverage_nesting", "coverage_output",
-                                      "bounds",           NULL};
+ * bounded by boxes per grid cell, not by vertices). */
+static const char *const kStages[] = {"overlap_pairs",   "refine_sides",   "refine_segments",
+                                      "refine_nodes",    "refine_labels",  "refine_rays",
+                                      "overlap_sweep",   "boundary_keys",  "coverage_link",
+                                      "coverage_noding", "coverage_rings", "coverage_nesting",
+                                      "coverage_output", "bounds",         NULL};
 
 static int run_stage(const members *m, int64_t n_groups, run_result *rr)
 {
