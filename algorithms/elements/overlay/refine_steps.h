@@ -40,6 +40,8 @@ typedef struct {
     int64_t *in_cnt, *in_pc;         /* pieces: count, offsets (n_inst + 1)  */
     /* events */
     int64_t *cp_pair, *ev_cnt, *ev_off;
+    uint64_t *cp_hits;             /* VSG_REF_HIT_WORDS per chunk pair: the
+                                      segment pairs the count found nodes in */
     int64_t n_ev;
     int64_t *ev_inst, *ev_idx;
     double *ev_x, *ev_y;
@@ -189,11 +191,38 @@ VSG_HD int64_t vsg_ref_prev_piece(const vsg_ref_ctx *c, int64_t q)
 
 /* ---- the steps ---------------------------------------------------------------- */
 
+/* A chunk pair's segment pairs with nodes: one bit each, row s (a segment
+ * of side 0's chunk) holding 16 bits t (side 1's); chunks have at most
+ * VSG_CHUNK_SEGS = 16 segments. */
+#define VSG_REF_HIT_WORDS 4
+#if VSG_CHUNK_SEGS != 16
+#error "the hit bits of a chunk pair assume chunks of 16 segments"
+#endif
+
+VSG_HD uint32_t vsg_ref_hit_row(const uint64_t *hits, int s)
+{
+    return (uint32_t)(hits[s >> 2] >> ((s & 3) * 16)) & 0xffffu;
+}
+
+VSG_HD void vsg_ref_hit_set(uint64_t *hits, int s, int t)
+{
+    hits[s >> 2] |= (uint64_t)1 << ((s & 3) * 16 + t);
+}
+
+/* The nodes of chunk pair i's segment pairs: counted (fill = 0: ev_cnt[i],
+ * and the segment pairs that have nodes as bits of cp_hits, s * 16 + t),
+ * then written from ev_off[i] (fill = 1) by revisiting only those pairs:
+ * the exact tests of the pairs without nodes, most of them, are made
+ * once. Returns the segment pairs looked at. */
 VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
 {
     int64_t p = c->cp_pair[i];
-    if (!fill)
+    uint64_t *hits = c->cp_hits + VSG_REF_HIT_WORDS * i;
+    if (!fill) {
         c->ev_cnt[i] = 0;
+        for (int w = 0; w < VSG_REF_HIT_WORDS; w++)
+            hits[w] = 0;
+    }
     /* the fill repeats only the chunk pairs the count found nodes in: the
      * count already flagged every doubtful test (most pairs have none) */
     if (p < 0 || (fill && c->ev_off[i + 1] == c->ev_off[i]))
@@ -202,22 +231,28 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
     int64_t ra, rb, ka, kb;
     int64_t na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
     int64_t nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
-    int64_t n = 0, o = fill ? c->ev_off[i] : 0;
+    int64_t n = 0, o = fill ? c->ev_off[i] : 0, looked = 0;
     /* the first instances of both chunks: the rest are found next to them */
     int64_t ia0 = fill && na > 0 ? vsg_ref_find_inst(c, p, 0, ka) : -1;
     int64_t ib0 = fill && nb > 0 ? vsg_ref_find_inst(c, p, 1, kb) : -1;
     const double *bb = B->chunk_box + 4 * c->jb[i];
     for (int64_t s = 0; s < na; s++) {
         int64_t k = ka + s;
+        uint32_t row = fill ? vsg_ref_hit_row(hits, (int)s) : 0xffffu;
+        if (!row)
+            continue;
         double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
         /* a segment off the other chunk's box meets none of its segments */
-        if (fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
-            fmin(p0y, p1y) > bb[3])
+        if (!fill && (fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] ||
+                      fmax(p0y, p1y) < bb[1] || fmin(p0y, p1y) > bb[3]))
             continue;
         int64_t ia = -1;
         for (int64_t t = 0; t < nb; t++) {
+            if (!(row >> t & 1u))
+                continue;
             int64_t m = kb + t;
             double nx[4], ny[4];
+            looked++;
             int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, B->v.x[m], B->v.y[m], B->v.x[m + 1],
                                         B->v.y[m + 1], nx, ny);
             if (cnt < 0) {
@@ -226,6 +261,8 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
             }
             if (cnt == 0)
                 continue;
+            if (!fill)
+                vsg_ref_hit_set(hits, (int)s, (int)t);
             if (fill) {
                 if (ia < 0)
                     ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
@@ -248,7 +285,7 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
         c->touch[p] = 1;   /* every writer stores the same value */
     if (!fill)
         c->ev_cnt[i] = n;
-    return na * nb;
+    return looked;
 }
 
 /* Sorted position q (by instance, then along the segment): whether the

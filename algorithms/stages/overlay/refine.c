@@ -164,6 +164,7 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)cp.n * I64, &c->cp_pair));
     TRY(get(x, s, (size_t)cp.n * I64, &c->ev_cnt));
     TRY(get(x, s, (size_t)(cp.n + 1) * I64, &c->ev_off));
+    TRY(get(x, s, (size_t)cp.n * VSG_REF_HIT_WORDS * sizeof(uint64_t), &c->cp_hits));
     TRY(step(x, c, VSG_REF_CP_COUNT, cp.n));
     TRY(vsg_scan_total(x, c->ev_cnt, c->ev_off, cp.n, &c->n_ev));
     int64_t ne = c->n_ev;
