@@ -84,6 +84,15 @@ vsg_status vsg_columnar_alloc_host(vsg_columnar *c, int64_t n_geoms, int64_t n_p
         vsg_columnar_free(c);
         return VSG_ERR_NOMEM;
     }
+    /* Every caller writes the arrays whole next (a download, the WKB
+     * decoder's fill): their fresh pages faulted in by several threads
+     * first, not one by one under that one writer (core/prefault.h). */
+    const vsg_prefault_span spans[] = {
+        {c->type, s.type},           {c->flags, s.flags}, {c->geom_part, s.geom_part},
+        {c->part_ring, s.part_ring}, {c->ring_coord, s.ring_coord},
+        {c->x, s.coord},             {c->y, s.coord},     {c->z, s.z},
+    };
+    vsg_prefault(spans, (int)(sizeof spans / sizeof spans[0]));
     set_counts(c, n_geoms, n_parts, n_rings, n_coords);
     return VSG_OK;
 }
@@ -176,16 +185,6 @@ static vsg_status copy_arrays(vsg_exec *x, const vsg_columnar *src, vsg_columnar
         {dst->z, src->z, s.z},
     };
     enum { N = sizeof arr / sizeof arr[0] };
-    if (!to_backend) {
-        /* fresh host arrays: their pages faulted in by several threads
-         * first, not one by one under the copy (core/prefault.h) */
-        vsg_prefault_span spans[N];
-        for (int i = 0; i < N; i++) {
-            spans[i].p = arr[i].d;
-            spans[i].bytes = arr[i].n;
-        }
-        vsg_prefault(spans, N);
-    }
     for (size_t i = 0; i < N; i++) {
         if (!arr[i].n)
             continue;

@@ -1,6 +1,7 @@
 /*
  * prefault.h - the pages of fresh host buffers faulted in by several
- * threads before a device-to-host copy writes them.
+ * threads before one writer fills them: a device-to-host copy, or the WKB
+ * decoder (columnar.c does it for every host columnar it allocates).
  *
  * A copy from the device into pageable memory runs through the driver's
  * staging buffers and then into the destination; a destination fresh from
@@ -8,7 +9,8 @@
  * kernel's zeroing of the page, on every 4 KiB of it, on the one copying
  * thread. Measured on the H100 host (2026-11-26, docs/gpu-runtime.md):
  * 180 MB into fresh memory 142 ms (1.3 GB/s); faulted in first by 8
- * threads 16 ms, then the copy 16 ms.
+ * threads 16 ms, then the copy 16 ms. A single thread decoding WKB into
+ * fresh arrays pays the same faults.
  */
 #ifndef VSG_CORE_PREFAULT_H
 #define VSG_CORE_PREFAULT_H

@@ -723,7 +723,7 @@ static void upload_download_through_the_host_backend(void)
     vsg_exec_destroy(x);
 }
 
-/* The pre-fault of downloads (core/prefault.h) writes a zero in every
+/* The pre-fault of fresh host arrays (core/prefault.h) writes a zero in every
  * memory page each span covers, and only one or two per page (the page's
  * first byte or the span's, and where a thread's share starts), whatever
  * the split over threads: spans of odd sizes, a NULL span skipped, sizes
