@@ -184,8 +184,7 @@ static vsg_status copy_arrays(vsg_exec *x, const vsg_columnar *src, vsg_columnar
         {dst->y, src->y, s.coord},
         {dst->z, src->z, s.z},
     };
-    enum { N = sizeof arr / sizeof arr[0] };
-    for (size_t i = 0; i < N; i++) {
+    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
         if (!arr[i].n)
             continue;
         vsg_status st = to_backend ? vsg_exec_upload(x, arr[i].d, arr[i].s, arr[i].n)

@@ -261,9 +261,9 @@ VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
             }
             if (cnt == 0)
                 continue;
-            if (!fill)
+            if (!fill) {
                 vsg_ref_hit_set(hits, (int)s, (int)t);
-            if (fill) {
+            } else {
                 if (ia < 0)
                     ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
                 int64_t ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + t : -1);

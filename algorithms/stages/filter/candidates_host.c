@@ -158,11 +158,9 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
         /* the row's pairs by b (the b column follows; it is rewritten
          * from the keys at the end) */
         int64_t k = p->n - row;
-        if (!sorted)
-            continue;
-        if (st == VSG_OK && k > 32)
+        if (st == VSG_OK && sorted && k > 32)
             st = vsg_exec_sort_u64_i64(x, p->keys + row, p->b + row, k, abits + bbits);
-        else if (st == VSG_OK)
+        else if (st == VSG_OK && sorted)
             sort_few(p->keys + row, k);
     }
     vsg_exec_note_work(x, most);
