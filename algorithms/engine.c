@@ -10,6 +10,7 @@
 #include "core/engine_internal.h"
 #include "core/options.h"
 #include "core/profile.h"
+#include "pipeline/screen.h"
 #include "pipeline/state.h"
 
 vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out)
@@ -45,6 +46,7 @@ vsg_status vsg_engine_create(const vsg_engine_options *opts, vsg_engine **out)
     if ((st = vsg_pool_create(e->n_threads, &e->pool)) != VSG_OK)
         goto fail;
     vsg_gpu_prestart(e);
+    e->valid_screen = vsg_pipeline_valid_screen;
     *out = e;
     return VSG_OK;
 fail:

@@ -73,6 +73,11 @@ typedef struct {
                                      clip's union of pieces before GEOS; 0:
                                      GEOS refines them (the driver's default
                                      is 1)                                  */
+    int valid_screen;             /* the GPU pipeline's validity screen
+                                     before GEOS's IsValid (pipeline/
+                                     screen.h): 0 never, 1 on a CUDA device
+                                     (default), 2 on the host backend too
+                                     (tests)                                */
     vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 

@@ -43,6 +43,10 @@ bool OGRVSGPUResultLayer::StartEngine()
     eo.gpu_refine = o.gpu_refine ? 1 : 0;
     /* a diagnostic switch, not a statement option (docs/options.md) */
     eo.repair_clusters = CPLTestBool(CPLGetConfigOption("VSGPU_REPAIR_CLUSTERS", "YES")) ? 1 : 0;
+    /* a diagnostic switch too: AUTO screens validity on a CUDA device, YES
+     * on the host backend as well (tests), NO never */
+    const char *screen = CPLGetConfigOption("VSGPU_VALID_SCREEN", "AUTO");
+    eo.valid_screen = EQUAL(screen, "AUTO") ? 1 : CPLTestBool(screen) ? 2 : 0;
     /* The GPU pipeline, when the statement's one dispatch decision took
      * it (ExecuteVSGPU). */
     eo.gpu.enabled = m_plan->dispatch.selected == VSG_RUNTIME_GPU ? 1 : 0;

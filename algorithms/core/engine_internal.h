@@ -11,6 +11,13 @@
 #include "core/worker.h"
 #include "parallel/pool.h"
 
+/* A screen of a layer's validity (the GPU pipeline's, pipeline/screen.h):
+ * *known_valid[i] = 1 where row i needs no GEOS IsValid; *known_valid
+ * NULL where nothing was screened. Set by engine.c, so that the CPU
+ * engine's reader asks it without depending on the pipeline. */
+typedef vsg_status (*vsg_screen_fn)(vsg_engine *e, const vsg_wkb_array *in,
+                                    uint8_t **known_valid);
+
 struct vsg_engine {
     vsg_engine_options opts;
     int n_threads;
@@ -20,6 +27,7 @@ struct vsg_engine {
     vsg_profile *profile;
     struct vsg_gpu_state *gpu;  /* the GPU pipeline's state (pipeline/state.h);
                                    NULL until first used                 */
+    vsg_screen_fn valid_screen;  /* NULL: every row checked by GEOS     */
     vsg_progress_fn progress_fn; /* vsg_engine_set_progress; NULL: off  */
     void *progress_data;
     char last_error[1024];

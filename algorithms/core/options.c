@@ -16,6 +16,7 @@ void vsg_engine_options_init(vsg_engine_options *opts)
     opts->invalid = VSG_INVALID_REPAIR;
     opts->coverage_union = 1;            /* the exact coverage union first */
     opts->repair_clusters = 1;           /* repairs joined with their neighbours */
+    opts->valid_screen = 1;              /* the screen on a CUDA device          */
 }
 
 int vsg_resolve_num_threads(int requested)

@@ -161,13 +161,13 @@ done:
 }
 
 /* Validity and repair, then the facts callers need. Takes g. */
-static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy,
+static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
                                    GEOSGeometry *g, int polygonal, const char *role,
                                    int64_t index, vsg_read_result *out, char *errbuf,
                                    size_t errlen)
 {
     GEOSContextHandle_t ctx = w->ctx;
-    int valid = GEOSisValid_r(ctx, g);
+    int valid = known_valid ? 1 : GEOSisValid_r(ctx, g);
     int overlapping = 0;   /* a collection whose polygons overlap */
     if (valid == 1 && GEOSGeomTypeId_r(ctx, g) == GEOS_GEOMETRYCOLLECTION) {
         int ov = collection_overlaps(ctx, g);
@@ -218,7 +218,7 @@ static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy,
     return VSG_OK;
 }
 
-vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
                              const unsigned char *wkb, size_t size,
                              const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen)
@@ -287,6 +287,6 @@ vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
         return reject(w, policy, &w->counts.invalid_skipped, VSG_ERR_INVALID_GEOMETRY, out,
                       errbuf, errlen, role, index, reason);
     }
-    return check_and_finish(w, policy, g, is_polygonal(info.type), role, index, out,
+    return check_and_finish(w, policy, known_valid, g, is_polygonal(info.type), role, index, out,
                             errbuf, errlen);
 }

@@ -51,8 +51,10 @@ typedef struct {
  * Returns VSG_OK with out->outcome saying what happened, or, under
  * VSG_INVALID_ERROR, VSG_ERR_CORRUPT_WKB / VSG_ERR_INVALID_GEOMETRY /
  * VSG_ERR_UNSUPPORTED with "<role> feature #<index>: <reason>" in errbuf;
- * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure. */
-vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
+ * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure.
+ * known_valid: the GPU pipeline's validity screen (pipeline/screen.h)
+ * proved the geometry valid, so GEOS's IsValid is not asked again. */
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
                              const unsigned char *wkb, size_t size,
                              const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen);

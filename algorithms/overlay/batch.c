@@ -51,6 +51,7 @@ void vsg_batch_free(vsg_batch *b)
     }
     free(b->in);
     free(b->outs);
+    free(b->known_valid);
     vsg_failure_destroy(&b->failure);
     memset(b, 0, sizeof *b);
 }
@@ -73,7 +74,8 @@ static void read_task(void *vb, size_t i, int wid)
         return;
     vsg_worker *w = &b->e->workers[wid];
     char msg[512];
-    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, b->input->wkb[i],
+    int known = b->known_valid && b->known_valid[i];
+    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, known, b->input->wkb[i],
                                       b->input->size[i], b->extent, "input", (int64_t)i,
                                       &b->in[i], msg, sizeof msg);
     if (st != VSG_OK)
@@ -92,6 +94,11 @@ static int64_t count_read(const vsg_batch *b)
 vsg_status vsg_batch_read(vsg_batch *b)
 {
     b->e->counts.input_rows += (int64_t)b->n;
+    if (b->e->valid_screen) {
+        vsg_status st = b->e->valid_screen(b->e, b->input, &b->known_valid);
+        if (st != VSG_OK)
+            return st;
+    }
     return vsg_batch_stage(b, "read_input", read_task, b, count_read);
 }
 

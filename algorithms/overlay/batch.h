@@ -39,6 +39,8 @@ typedef struct {
     const double *extent;        /* NULL, or xmin, ymin, xmax, ymax: inputs
                                     whose envelope misses it are not read
                                     (they take part in nothing)           */
+    uint8_t *known_valid;        /* NULL, or n: rows the engine's validity
+                                    screen proved valid (no GEOS IsValid) */
 } vsg_batch;
 
 /* Checks the arguments and allocates. On failure returns the status (the
@@ -48,7 +50,8 @@ vsg_status vsg_batch_init(vsg_batch *b, vsg_engine *e, const vsg_wkb_array *inpu
 /* Releases every geometry and buffer the batch still holds. */
 void vsg_batch_free(vsg_batch *b);
 
-/* Stage "read_input": every input through vsg_read_geometry. */
+/* Stage "read_input": every input through vsg_read_geometry, after the
+ * engine's validity screen (stage "valid_screen", where it has one). */
 vsg_status vsg_batch_read(vsg_batch *b);
 
 /* Appends a result for input i; takes g. Returns VSG_ERR_NOMEM (g then

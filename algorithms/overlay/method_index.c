@@ -19,6 +19,7 @@ typedef struct {
     const vsg_wkb_array *method;
     vsg_method_index *idx;
     vsg_failure failure;
+    uint8_t *known_valid;        /* NULL, or the engine's screen's verdicts */
 } build_ctx;
 
 static void read_task(void *vctx, size_t j, int wid)
@@ -29,7 +30,8 @@ static void read_task(void *vctx, size_t j, int wid)
     vsg_worker *w = &c->e->workers[wid];
     vsg_read_result rr;
     char msg[512];
-    vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, c->method->wkb[j],
+    int known = c->known_valid && c->known_valid[j];
+    vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, known, c->method->wkb[j],
                                       c->method->size ? c->method->size[j] : 0, NULL, "method",
                                       (int64_t)j, &rr, msg, sizeof msg);
     if (st != VSG_OK) {
@@ -133,10 +135,17 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     c.e = e;
     c.method = method;
     c.idx = idx;
+    c.known_valid = NULL;
+    vsg_status st = e->valid_screen ? e->valid_screen(e, method, &c.known_valid) : VSG_OK;
+    if (st != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return st;
+    }
     vsg_failure_init(&c.failure);
     vsg_pool_run(e->pool, idx->n, read_task, &c);
-    vsg_status st = vsg_engine_take_failure(e, &c.failure);
+    st = vsg_engine_take_failure(e, &c.failure);
     vsg_failure_destroy(&c.failure);
+    free(c.known_valid);
     e->counts.method_rows += (int64_t)idx->n;
     vsg_engine_collect_counts(e);
     if (st != VSG_OK) {

@@ -83,6 +83,18 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
                                     int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                     uint32_t *why);
 
+/* ---- valid_screen --------------------------------------------------------------
+ * A screen for GEOS's IsValid: why[g] = 0 only where geometry g is a
+ * (Multi)Polygon that IsValid accepts (proved exactly: its rings simple,
+ * no two sharing a point, each hole inside its own shell, no shell inside
+ * another's interior); otherwise why[g] has VSG_COV_BAD_* bits
+ * (other types and Z included) and GEOS must decide (null and empty
+ * rows have 0: the reader settles them before any validity check). A
+ * valid polygon whose rings touch is screened out too: GEOS decides it.
+ * why: x memory of n_geoms entries. Timed as the coverage union's
+ * stages. */
+vsg_status vsg_stage_valid_screen(vsg_exec *x, const vsg_col_view *in, uint32_t *why);
+
 /* ---- overlap_union -------------------------------------------------------------
  * The union of each group's members when they may overlap (not a
  * coverage): exact, from the overlay refine's labelled pieces of every

@@ -280,13 +280,14 @@ VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
  * holds when it stays in R. Equal keys come in runs: a run of one stays;
  * two equal segments cancel when opposite and mark the group when in the
  * same direction (members overlapping along it); a run of three or more
- * marks the group. Each item looks at two neighbours on each side only,
+ * marks the group. strict (the validity screen): a run of two marks it
+ * too. Each item looks at two neighbours on each side only,
  * and a run of two is settled by its first item alone (for both
  * segments), so that the random reads of a shared edge are made once. */
 VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
                            const int64_t *coord_ring, const int64_t *ring_geom,
                            const int8_t *dir, const uint64_t *key, const int64_t *idx, int64_t n,
-                           int64_t q, int64_t *keep, uint32_t *bad)
+                           int64_t q, int strict, int64_t *keep, uint32_t *bad)
 {
     uint64_t h = key[q];
     if (h == VSG_COV_NOKEY)
@@ -309,8 +310,11 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
     }
     int64_t k2 = idx[q + 1];
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
-    if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy))
+    if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy)) {
+        if (strict)   /* the validity screen: one polygon's rings share an edge */
+            VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;   /* an interior edge: cancelled */
+    }
     if (g2 == g && vsg_cov_same(ax, ay, cx, cy) && vsg_cov_same(bx, by, dx, dy)) {
         VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;
@@ -450,9 +454,10 @@ VSG_HD int vsg_cov_at_node(const vsg_cov_r *R, int starts, int64_t g, double x, 
  * end clockwise from j's reverse (the one that bounds j's interior
  * sector); deg_end[j]: the number of segments leaving that node. The node
  * must have as many segments in as out, alternating around it; otherwise
- * the group is marked. Work: at most VSG_COV_MAX_DEGREE^2 comparisons. */
-VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int64_t *next, int32_t *deg_end,
-                            uint32_t *bad)
+ * the group is marked. strict (the validity screen): a node of more than
+ * one segment in marks it (rings touching). Work: at most VSG_COV_MAX_DEGREE^2 comparisons. */
+VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int strict, int64_t *next,
+                            int32_t *deg_end, uint32_t *bad)
 {
     int64_t g = R->group[j], outs[VSG_COV_MAX_DEGREE], ins[VSG_COV_MAX_DEGREE];
     double vx = R->bx[j], vy = R->by[j], dx = R->ax[j], dy = R->ay[j];
@@ -461,7 +466,7 @@ VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int64_t *next, int32_
     int ni = vsg_cov_at_node(R, 0, g, vx, vy, R->epos[j], ins);
     next[j] = -1;
     deg_end[j] = no;
-    if (no <= 0 || ni != no) {
+    if (no <= 0 || ni != no || (strict && no != 1)) {
         VSG_OR_U32(bad + g, VSG_COV_BAD_NODE);
         return 1;
     }
@@ -742,6 +747,20 @@ VSG_HD void vsg_cov_parent(int64_t t, const int64_t *pr, const int64_t *pc,
     if (!parity[t] || sign[r] >= 0 || sign[c] <= 0)
         return;
     VSG_MAX_U64(parent + r, ((uint64_t)depth[c] << 40) | (uint64_t)c);
+}
+
+/* The validity screen (strict): a hole's deepest shell must be its own
+ * part's shell (o_part: the input part of each ring of R). Rings that
+ * nest correctly but whose hole lies in another part's shell are a
+ * polygon set GEOS calls invalid ("Hole lies outside shell"). */
+VSG_HD void vsg_cov_hole_own(int64_t q, const int8_t *sign, const uint64_t *parent,
+                             const int64_t *o_part, const int64_t *o_group, uint32_t *bad)
+{
+    if (sign[q] >= 0)
+        return;
+    int64_t c = (int64_t)(parent[q] & ((1ull << 40) - 1));
+    if (o_part[c] != o_part[q])
+        VSG_OR_U32(bad + o_group[q], VSG_COV_BAD_NESTING);
 }
 
 /* ---- step 8: the output, one MultiPolygon per good group ------------------------

@@ -20,6 +20,11 @@ typedef struct {
     const int64_t *group_of;
     int64_t n_groups;
     uint32_t *bad;                 /* n_groups                                  */
+    /* the validity screen (stages.h, vsg_stage_valid_screen): no edge is
+     * cancelled, no node shared, and each hole's shell is its own; the
+     * input part of each input ring, ring of R and output ring */
+    int strict;
+    int64_t *ring_part, *r_part, *o_part, *iota;
     /* per input ring and coordinate */
     int64_t *coord_ring, *ring_geom;
     uint8_t *ring_shell;
@@ -102,6 +107,9 @@ enum {
     VSG_COV_OUT_GEOM,     /* n_groups  */
     VSG_COV_OUT_PARTS,    /* n_order   */
     VSG_COV_OUT_COORDS,   /* blocks of n_ocoords */
+    VSG_COV_IOTA,         /* n_geoms (the screen: one group per row) */
+    VSG_COV_RING_PART,    /* n_rings   */
+    VSG_COV_HOLE_OWN,     /* n_orings  */
     VSG_COV_N_STEPS
 };
 
@@ -186,17 +194,19 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_CANCEL:
         vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->key, c->idx,
-                       v->n_coords, i, c->keep, c->bad);
+                       v->n_coords, i, c->strict, c->keep, c->bad);
         return 5;
     case VSG_COV_R_FILL:
         vsg_cov_r_fill(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->keep,
                        c->keep_off, i, R);
+        if (c->r_part && c->keep[i])
+            c->r_part[c->keep_off[i]] = c->ring_part[c->coord_ring[i]];
         return 1;
     case VSG_COV_R_POS:
         vsg_cov_r_pos(R, i);
         return 1;
     case VSG_COV_LINK:
-        return vsg_cov_link(R, i, c->next, c->deg_end, c->bad);
+        return vsg_cov_link(R, i, c->strict, c->next, c->deg_end, c->bad);
     case VSG_COV_PRED_COUNT:
         vsg_cov_pred_count(R, i, c->next, c->deg_end, c->preds, c->deg_start);
         return 1;
@@ -231,6 +241,8 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_RING_LEN:
         vsg_cov_ring_len(i, c->lab, c->dist, c->leader_off, R, c->o_len, c->o_group);
+        if (c->o_part && c->lab[i] == i)
+            c->o_part[c->leader_off[i]] = c->r_part[i];
         return 1;
     case VSG_COV_RING_FILL: {
         int64_t L = c->lab[i], pos = c->dist[L] - c->dist[i];
@@ -313,6 +325,15 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_OUT_COORDS:
         return vsg_cov_out_coords(i, c->n_ocoords, c->o_coord_ring, c->o_ring_coord, c->at_out,
                                   c->ring_coord, c->ox, c->oy, c->x, c->y);
+    case VSG_COV_IOTA:
+        c->iota[i] = i;
+        return 1;
+    case VSG_COV_RING_PART:
+        c->ring_part[i] = vsg_last_le(v->part_ring, v->n_parts + 1, i);
+        return 1;
+    case VSG_COV_HOLE_OWN:
+        vsg_cov_hole_own(i, c->sign, c->parent, c->o_part, c->o_group, c->bad);
+        return 1;
     default:
         return 0;
     }

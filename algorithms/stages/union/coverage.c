@@ -110,6 +110,10 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_MIN_X, nc));
     TRY(step(x, c, VSG_COV_MIN_I, nc));
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
+    if (c->strict) {
+        TRY(get(x, s, (size_t)nr * I64, &c->ring_part));
+        TRY(step(x, c, VSG_COV_RING_PART, nr));
+    }
 
     TRY(get(x, s, (size_t)nc * sizeof(uint64_t), &c->key));
     TRY(get(x, s, (size_t)nc * I64, &c->idx));
@@ -123,6 +127,8 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_read_i64(x, c->keep_off + nc, &n));
 
     TRY(vsg_union_boundary_alloc(x, s, R, n));
+    if (c->strict)
+        TRY(get(x, s, (size_t)n * I64, &c->r_part));
     TRY(step(x, c, VSG_COV_R_FILL, nc));
     TRY(r_keys(x, c));
 done:
@@ -201,6 +207,8 @@ static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)nq * I64, &c->o_len));
     TRY(get(x, s, (size_t)nq * I64, &c->o_group));
     TRY(get(x, s, (size_t)(nq + 1) * I64, &c->o_ring_coord));
+    if (c->strict)
+        TRY(get(x, s, (size_t)nq * I64, &c->o_part));
     TRY(step(x, c, VSG_COV_RING_LEN, n));
     TRY(vsg_exec_scan_i64(x, c->o_len, c->o_ring_coord, nq));
     TRY(vsg_exec_read_i64(x, c->o_ring_coord + nq, &nk));
@@ -344,7 +352,9 @@ static vsg_status run(vsg_exec *x, vsg_cov_ctx *c, int have_r, vsg_columnar *out
         st = rings(x, c, &s);
     if (st == VSG_OK)
         st = nesting(x, c, &s);
-    if (st == VSG_OK)
+    if (st == VSG_OK && c->strict)
+        st = step(x, c, VSG_COV_HOLE_OWN, c->n_orings);
+    else if (st == VSG_OK)
         st = output(x, c, &s, out);
     vsg_scratch_free(x, &s);
     if (st != VSG_OK)
@@ -396,4 +406,29 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
     c.bad = why;
     c.ok = group_ok;
     return run(x, &c, 0, out);
+}
+
+/* The coverage union's proof with one group per row and nothing
+ * cancelled: what it accepts is a set of simple rings, no two of them
+ * sharing a point, each hole inside its own shell and no shell inside
+ * another's interior, which is what GEOS's IsValid asks of a polygon
+ * (docs/robustness.md, the validity screen). */
+vsg_status vsg_stage_valid_screen(vsg_exec *x, const vsg_col_view *in, uint32_t *why)
+{
+    vsg_cov_ctx c;
+    memset(&c, 0, sizeof c);
+    vsg_status st;
+    int64_t n = in->n_geoms;
+    vsg_columnar none;
+    c.v = *in;
+    c.n_groups = n;
+    c.bad = why;
+    c.strict = 1;
+    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * I64, (void **)&c.iota));
+    TRY(step(x, &c, VSG_COV_IOTA, n));
+    c.group_of = c.iota;
+    st = run(x, &c, 0, &none);
+done:
+    vsg_exec_free(x, c.iota);
+    return st;
 }

@@ -1,0 +1,20 @@
+/*
+ * screen.h - the GPU pipeline's validity screen of an input layer: the
+ * rows the valid_screen stage (stages/stages.h) proves valid skip GEOS's
+ * IsValid in the reader (geometry/read.h); every other row is checked by
+ * GEOS as before, so the invalid policy and its counts do not change.
+ */
+#ifndef VSG_PIPELINE_SCREEN_H
+#define VSG_PIPELINE_SCREEN_H
+
+#include "core/engine_internal.h"
+
+/* *known_valid (malloc'd, in->count bytes, the caller frees it): 1 where
+ * row i is a (Multi)Polygon GEOS's IsValid accepts, 0 where GEOS must
+ * decide. *known_valid is NULL when the statement has no GPU backend, or
+ * the screen failed in AUTO (noted: the reader checks every row). Fails
+ * only under strict GPU mode (the pipeline's failure rule). */
+vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
+                                     uint8_t **known_valid);
+
+#endif
