@@ -21,8 +21,8 @@
 #include "stages/stages.h"
 #include "stages/step.h"
 
-/* Rows below this go unscreened: the GEOS checks are cheaper than a
- * start of the stage's some eighty launches. */
+/* By default rows below this go unscreened: the GEOS checks are cheaper
+ * than the stage's some eighty launches. */
 #define SCREEN_MIN_ROWS 64
 
 typedef struct {
@@ -72,9 +72,7 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
 {
     *known_valid = NULL;
     size_t n = in->count;
-    if (n < SCREEN_MIN_ROWS)
-        return VSG_OK;
-    if (e->opts.valid_screen == 0)
+    if (e->opts.valid_screen == 0 || n == 0 || (e->opts.valid_screen == 1 && n < SCREEN_MIN_ROWS))
         return VSG_OK;
     vsg_status st = VSG_OK;
     vsg_exec *x = vsg_gpu_acquire(e, &st);
