@@ -65,6 +65,12 @@ vsg_col_view vsg_columnar_view(const vsg_columnar *c);
 vsg_status vsg_columnar_from_wkb(const vsg_wkb_array *in, vsg_columnar *out,
                                  vsg_columnar_report *report);
 
+/* The same, walked in `slices` slices of rows (at most 16) whatever the
+ * input's size (0: as vsg_columnar_from_wkb chooses, by bytes and cores):
+ * for tests, the output is the same for every count. */
+vsg_status vsg_columnar_from_wkb_sliced(const vsg_wkb_array *in, vsg_columnar *out,
+                                        vsg_columnar_report *report, int slices);
+
 /* Size in bytes of geometry g as ISO little-endian WKB (0 for null,
  * corrupt and unsupported rows, which have no columnar form). */
 size_t vsg_columnar_wkb_size(const vsg_columnar *c, int64_t g);

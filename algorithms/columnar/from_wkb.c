@@ -23,6 +23,9 @@
  *                infinite (NaN Z means "no Z" to some writers), as the CPU
  *                engine judges it.
  *
+ * Large batches are walked in slices of rows on several threads, each
+ * pass; the arrays are the same as one thread's.
+ *
  * Accepted: both byte orders (per geometry, as WKB allows), ISO type codes
  * (1000 Z, 2000 M, 3000 ZM) and EWKB flags (Z 0x80000000, M 0x40000000,
  * SRID 0x20000000 followed by the SRID); M is read and dropped. A point
@@ -39,10 +42,12 @@
 #include "core/fault.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "geometry/wkb_scan.h"
 
@@ -382,13 +387,13 @@ static void report_init(vsg_columnar_report *r)
     r->first_corrupt = -1;
 }
 
-/* Pass 1: judges every geometry (kind[i]), counts the structure, and says
- * whether any decoded geometry has Z. */
-static void count_pass(const vsg_wkb_array *in, uint8_t *kind, walker *w, int *any_z,
-                       vsg_columnar_report *rep)
+/* Pass 1 over rows [a, b): judges every geometry (kind[i]), counts the
+ * structure, and says whether any decoded geometry has Z. */
+static void count_pass(const vsg_wkb_array *in, size_t a, size_t b, uint8_t *kind, walker *w,
+                       int *any_z, vsg_columnar_report *rep)
 {
     *any_z = 0;
-    for (size_t i = 0; i < in->count; i++) {
+    for (size_t i = a; i < b; i++) {
         if (!in->wkb[i]) {
             kind[i] = K_NULL;
             rep->nulls++;
@@ -418,14 +423,16 @@ static void count_pass(const vsg_wkb_array *in, uint8_t *kind, walker *w, int *a
     }
 }
 
-/* Pass 2: fills the arrays of the geometries pass 1 decoded. The bytes are
- * the same, so every walk succeeds and lands on the counts of pass 1;
- * anything else means the caller changed the input in between. */
-static vsg_status fill_pass(const vsg_wkb_array *in, const uint8_t *kind, walker *w,
-                            vsg_columnar_report *rep)
+/* Pass 2 over rows [a, b), the walker's counters at the range's first
+ * part, ring and coordinate: fills the arrays of the geometries pass 1
+ * decoded. The bytes are the same, so every walk succeeds and lands on the
+ * counts of pass 1; anything else means the caller changed the input in
+ * between (the caller checks where each range ends). */
+static vsg_status fill_pass(const vsg_wkb_array *in, size_t a, size_t b, const uint8_t *kind,
+                            walker *w, vsg_columnar_report *rep)
 {
     vsg_columnar *o = w->out;
-    for (size_t i = 0; i < in->count; i++) {
+    for (size_t i = a; i < b; i++) {
         o->geom_part[i] = w->parts;
         o->type[i] = VSG_GT_NONE;
         switch (kind[i]) {
@@ -452,16 +459,120 @@ static vsg_status fill_pass(const vsg_wkb_array *in, const uint8_t *kind, walker
         o->flags[i] = f;
         o->type[i] = (uint8_t)w->geom_type;
     }
-    if (w->parts != o->n_parts || w->rings != o->n_rings || w->coords != o->n_coords)
-        return VSG_ERR_INVALID_ARG;
-    o->geom_part[in->count] = w->parts;
-    o->part_ring[w->parts] = w->rings;
-    o->ring_coord[w->rings] = w->coords;
     return VSG_OK;
+}
+
+/* ---- the passes over slices of rows, on several threads ------------------
+ * Each slice is walked by its own walker from zero (pass 1) or from the
+ * slice's first part, ring and coordinate, the sums of the slices before
+ * it (pass 2): the arrays are the same as one walk's, for any number of
+ * slices. The calling thread takes slice 0. */
+enum { MAX_SLICES = 16 };
+#define MIN_SLICE_BYTES ((size_t)4 << 20)   /* WKB bytes per thread at least */
+
+typedef struct {
+    const vsg_wkb_array *in;
+    size_t a, b;
+    uint8_t *kind;
+    int pass;
+    walker w;
+    int any_z;
+    int64_t end[3];              /* pass 2: where the slice must end (parts,
+                                    rings, coordinates)                     */
+    vsg_columnar_report rep;
+    vsg_status st;
+} slice;
+
+static void slice_run(slice *sl)
+{
+    if (sl->pass == 1)
+        count_pass(sl->in, sl->a, sl->b, sl->kind, &sl->w, &sl->any_z, &sl->rep);
+    else
+        sl->st = fill_pass(sl->in, sl->a, sl->b, sl->kind, &sl->w, &sl->rep);
+}
+
+static void *slice_thread(void *arg)
+{
+    slice_run(arg);
+    return NULL;
+}
+
+static void run_slices(slice *sl, int n)
+{
+    pthread_t th[MAX_SLICES];
+    int started[MAX_SLICES] = {0};
+    for (int k = 1; k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, slice_thread, &sl[k]) == 0;
+    slice_run(&sl[0]);
+    for (int k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            slice_run(&sl[k]);   /* no thread: done here */
+    }
+}
+
+/* Slices of about equal bytes: `want` of them, or when want is 0 up to
+ * MAX_SLICES of at least MIN_SLICE_BYTES each and no more than the cores.
+ * Returns their number. */
+static int make_slices(const vsg_wkb_array *in, uint8_t *kind, int want, slice *sl)
+{
+    size_t total = 0, n = in->count;
+    for (size_t i = 0; i < n; i++)
+        total += in->wkb[i] ? in->size[i] : 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = total / MIN_SLICE_BYTES;
+    t = t > MAX_SLICES ? MAX_SLICES : t;
+    t = cpus > 0 && t > (size_t)cpus ? (size_t)cpus : t;
+    if (want > 0)
+        t = want > MAX_SLICES ? MAX_SLICES : (size_t)want;
+    t = t > n ? n : t;
+    t = t < 1 ? 1 : t;
+    size_t k = 0, acc = 0;
+    memset(sl, 0, t * sizeof *sl);
+    sl[0].a = 0;
+    for (size_t i = 0; i < n && k + 1 < t; i++) {
+        acc += in->wkb[i] ? in->size[i] : 0;
+        if (acc * t >= total * (k + 1)) {
+            sl[k].b = i + 1;
+            sl[++k].a = i + 1;
+        }
+    }
+    sl[k].b = n;
+    for (size_t j = 0; j <= k; j++) {
+        sl[j].in = in;
+        sl[j].kind = kind;
+        report_init(&sl[j].rep);
+    }
+    return (int)k + 1;
+}
+
+/* The slices' reports in row order: sums, and the first corrupt row. */
+static void merge_reports(const slice *sl, int n, vsg_columnar_report *rep)
+{
+    for (int k = 0; k < n; k++) {
+        const vsg_columnar_report *r = &sl[k].rep;
+        if (rep->corrupt == 0 && r->corrupt > 0) {
+            rep->first_corrupt = r->first_corrupt;
+            snprintf(rep->first_corrupt_reason, sizeof rep->first_corrupt_reason, "%s",
+                     r->first_corrupt_reason);
+        }
+        rep->decoded += r->decoded;
+        rep->nulls += r->nulls;
+        rep->corrupt += r->corrupt;
+        rep->unsupported += r->unsupported;
+        rep->nonfinite += r->nonfinite;
+    }
 }
 
 vsg_status vsg_columnar_from_wkb(const vsg_wkb_array *in, vsg_columnar *out,
                                  vsg_columnar_report *report)
+{
+    return vsg_columnar_from_wkb_sliced(in, out, report, 0);
+}
+
+vsg_status vsg_columnar_from_wkb_sliced(const vsg_wkb_array *in, vsg_columnar *out,
+                                        vsg_columnar_report *report, int slices)
 {
     vsg_columnar_report local;
     vsg_columnar_report *rep = report ? report : &local;
@@ -475,21 +586,54 @@ vsg_status vsg_columnar_from_wkb(const vsg_wkb_array *in, vsg_columnar *out,
     uint8_t *kind = vsg_malloc(in->count ? in->count : 1);
     if (!kind)
         return VSG_ERR_NOMEM;
-    walker w;
-    memset(&w, 0, sizeof w);
-    int any_z;
-    count_pass(in, kind, &w, &any_z, rep);
+    slice sl[MAX_SLICES];
+    int ns = make_slices(in, kind, slices, sl), any_z = 0;
+    for (int k = 0; k < ns; k++)
+        sl[k].pass = 1;
+    run_slices(sl, ns);
+    merge_reports(sl, ns, rep);
+    /* each slice's first part, ring and coordinate: the sums before it */
+    int64_t parts = 0, rings = 0, coords = 0;
+    for (int k = 0; k < ns; k++) {
+        int64_t p = sl[k].w.parts, r = sl[k].w.rings, c = sl[k].w.coords;
+        any_z |= sl[k].any_z;
+        memset(&sl[k].w, 0, sizeof sl[k].w);
+        sl[k].w.parts = parts;
+        sl[k].w.rings = rings;
+        sl[k].w.coords = coords;
+        sl[k].w.out = out;
+        sl[k].pass = 2;
+        sl[k].st = VSG_OK;
+        report_init(&sl[k].rep);
+        parts += p;
+        rings += r;
+        coords += c;
+        sl[k].end[0] = parts;
+        sl[k].end[1] = rings;
+        sl[k].end[2] = coords;
+    }
 
-    vsg_status st = vsg_columnar_alloc_host(out, (int64_t)in->count, w.parts, w.rings,
-                                            w.coords, any_z);
+    vsg_status st = vsg_columnar_alloc_host(out, (int64_t)in->count, parts, rings, coords, any_z);
     if (st == VSG_OK) {
-        walker f;
-        memset(&f, 0, sizeof f);
-        f.out = out;
-        vsg_columnar_report counted = *rep;
-        st = fill_pass(in, kind, &f, rep);
-        if (st != VSG_OK) {
-            *rep = counted;
+        run_slices(sl, ns);
+        /* every slice must end where pass 1 counted it would (the next
+         * one's start, the last one's at the totals) */
+        for (int k = 0; k < ns && st == VSG_OK; k++)
+            if (sl[k].st != VSG_OK)
+                st = sl[k].st;
+            else if (sl[k].w.parts != sl[k].end[0] || sl[k].w.rings != sl[k].end[1] ||
+                     sl[k].w.coords != sl[k].end[2])
+                st = VSG_ERR_INVALID_ARG;
+        if (st == VSG_OK) {
+            vsg_columnar_report filled;
+            report_init(&filled);
+            merge_reports(sl, ns, &filled);
+            rep->decoded += filled.decoded;
+            rep->nonfinite += filled.nonfinite;
+            out->geom_part[in->count] = parts;
+            out->part_ring[parts] = rings;
+            out->ring_coord[rings] = coords;
+        } else {
             vsg_columnar_free(out);
         }
     }

@@ -1,13 +1,8 @@
 /*
  * screen.c - the validity screen on the statement's GPU backend
- * (pipeline/screen.h).
- *
- *   decode   the rows in slices, one per worker, each into its own host
- *            columnar (the decoder is one thread per call)
- *   screen   per slice: up, the valid_screen stage, its verdicts down
- *
- * Each row is its own group, so slices are independent and their
- * verdicts simply concatenate.
+ * (pipeline/screen.h): the rows decoded to columnar (the decoder walks
+ * slices of rows on several threads), up to the backend, the
+ * valid_screen stage, its verdicts down.
  */
 #include "pipeline/screen.h"
 
@@ -25,30 +20,8 @@
  * than the stage's some eighty launches. */
 #define SCREEN_MIN_ROWS 64
 
-typedef struct {
-    const vsg_wkb_array *in;
-    size_t n_slices;
-    vsg_columnar *host;          /* n_slices */
-    vsg_status *st;              /* n_slices */
-} slices;
-
-static size_t slice_first(const slices *s, size_t k)
-{
-    return s->in->count * k / s->n_slices;
-}
-
-static void decode_task(void *vp, size_t k, int wid)
-{
-    (void)wid;
-    slices *s = vp;
-    size_t a = slice_first(s, k), b = slice_first(s, k + 1);
-    vsg_wkb_array sub = {b - a, s->in->wkb + a, s->in->size + a};
-    vsg_columnar_report rep;
-    s->st[k] = vsg_columnar_from_wkb(&sub, &s->host[k], &rep);
-}
-
-/* One slice on x: verdicts of its rows into why (host). */
-static vsg_status screen_slice(vsg_exec *x, const vsg_columnar *host, uint32_t *why)
+/* The stage over host's rows on x: their verdicts into why (host). */
+static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why)
 {
     vsg_columnar dev;
     vsg_columnar_init(&dev);
@@ -83,25 +56,17 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
     if (vsg_exec_kind_of(x) != VSG_EXEC_GPU && e->opts.valid_screen < 2)
         return VSG_OK;
     double t0 = vsg_now_s();
-    slices s;
-    s.in = in;
-    s.n_slices = (size_t)vsg_engine_num_threads(e);
-    s.n_slices = s.n_slices < 1 ? 1 : s.n_slices > n ? n : s.n_slices;
-    s.host = vsg_calloc(s.n_slices, sizeof *s.host);
-    s.st = vsg_calloc(s.n_slices, sizeof *s.st);
+    vsg_columnar host;
+    vsg_columnar_report rep;
+    vsg_columnar_init(&host);
     uint32_t *why = vsg_malloc(n * sizeof *why);
     uint8_t *ok = vsg_malloc(n);
-    if (!s.host || !s.st || !why || !ok) {
+    if (!why || !ok)
         st = VSG_ERR_NOMEM;
-        goto done;
-    }
-    for (size_t k = 0; k < s.n_slices; k++)
-        vsg_columnar_init(&s.host[k]);
-    vsg_pool_run(e->pool, s.n_slices, decode_task, &s);
-    for (size_t k = 0; k < s.n_slices && st == VSG_OK; k++)
-        st = s.st[k];
-    for (size_t k = 0; k < s.n_slices && st == VSG_OK; k++)
-        st = screen_slice(x, &s.host[k], why + slice_first(&s, k));
+    if (st == VSG_OK)
+        st = vsg_columnar_from_wkb(in, &host, &rep);
+    if (st == VSG_OK)
+        st = screen_on(x, &host, why);
     vsg_exec_flush_profile(x, e->profile);
     if (st == VSG_OK) {
         int64_t passed = 0;
@@ -114,11 +79,7 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
         vsg_profile_add(e->profile, "valid_screen", "GPU", vsg_now_s() - t0, (int64_t)n, passed,
                         0, 0, 0);
     }
-done:
-    for (size_t k = 0; s.host && k < s.n_slices; k++)
-        vsg_columnar_free(&s.host[k]);
-    free(s.host);
-    free(s.st);
+    vsg_columnar_free(&host);
     free(why);
     free(ok);
     if (st == VSG_OK)

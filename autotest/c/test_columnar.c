@@ -661,6 +661,77 @@ static void mixed_batch_keeps_rows_apart(void)
     vsg_columnar_free(&c);
 }
 
+/* Two columnars hold the same arrays (z where either has it). */
+static int same_arrays(const vsg_columnar *a, const vsg_columnar *b)
+{
+    if (a->n_geoms != b->n_geoms || a->n_parts != b->n_parts || a->n_rings != b->n_rings ||
+        a->n_coords != b->n_coords || (a->z == NULL) != (b->z == NULL))
+        return 0;
+    size_t g = (size_t)a->n_geoms, p = (size_t)a->n_parts, r = (size_t)a->n_rings,
+           k = (size_t)a->n_coords;
+    return !memcmp(a->type, b->type, g) && !memcmp(a->flags, b->flags, g) &&
+           !memcmp(a->geom_part, b->geom_part, (g + 1) * 8) &&
+           !memcmp(a->part_ring, b->part_ring, (p + 1) * 8) &&
+           !memcmp(a->ring_coord, b->ring_coord, (r + 1) * 8) && !memcmp(a->x, b->x, k * 8) &&
+           !memcmp(a->y, b->y, k * 8) && (!a->z || !memcmp(a->z, b->z, k * 8));
+}
+
+/* Walked in 1 to 16 slices of rows (threads), a batch of every shape,
+ * nulls, corrupt and unsupported rows decodes to the same arrays and the
+ * same report: the first corrupt row is the batch's, whichever slice
+ * holds it. */
+static void slices_give_the_same_arrays(void)
+{
+    enum { N = 400 };
+    const unsigned char **wkb = calloc(N, sizeof *wkb);
+    size_t *size = calloc(N, sizeof *size);
+    wb *geoms = calloc(N, sizeof *geoms);
+    unsigned char junk[3] = {1, 3, 0};
+    unsigned char coll[] = {1, 7, 0, 0, 0, 0, 0, 0, 0};   /* GEOMETRYCOLLECTION EMPTY */
+    REQUIRE(wkb && size && geoms);
+    for (int i = 0; i < N; i++) {
+        uint64_t k = rnd() % 10;
+        if (k < 6) {
+            wb_init(&geoms[i], (int)(rnd() % 2), 2 + (i == 77));   /* one Z row */
+            shapes[k](&geoms[i], rnd() % 2 ? code_iso : code_ewkb);
+            wkb[i] = geoms[i].b;
+            size[i] = geoms[i].n;
+        } else if (k == 6) {
+            wkb[i] = NULL;
+        } else if (k == 7 && i > 150) {   /* the first corrupt row past slice 0 */
+            wkb[i] = junk;
+            size[i] = sizeof junk;
+        } else if (k == 8) {
+            wkb[i] = coll;
+            size[i] = sizeof coll;
+        } else {
+            wb_init(&geoms[i], 0, 2);
+            g_polygon(&geoms[i], code_iso);
+            wkb[i] = geoms[i].b;
+            size[i] = geoms[i].n;
+        }
+    }
+    vsg_wkb_array a = {N, wkb, size};
+    vsg_columnar one, many;
+    vsg_columnar_report r1, rn;
+    REQUIRE(vsg_columnar_from_wkb_sliced(&a, &one, &r1, 1) == VSG_OK);
+    CHECK(offsets_consistent(&one) && r1.corrupt > 0 && r1.first_corrupt > 150);
+    CHECK(r1.unsupported > 0 && r1.nulls > 0 && one.z != NULL);
+    for (int slices = 2; slices <= 16; slices += 7) {
+        REQUIRE(vsg_columnar_from_wkb_sliced(&a, &many, &rn, slices) == VSG_OK);
+        CHECK(same_arrays(&one, &many));
+        CHECK(rn.decoded == r1.decoded && rn.nulls == r1.nulls && rn.corrupt == r1.corrupt &&
+              rn.unsupported == r1.unsupported && rn.nonfinite == r1.nonfinite &&
+              rn.first_corrupt == r1.first_corrupt &&
+              !strcmp(rn.first_corrupt_reason, r1.first_corrupt_reason));
+        vsg_columnar_free(&many);
+    }
+    vsg_columnar_free(&one);
+    free(wkb);
+    free(size);
+    free(geoms);
+}
+
 static void invalid_arguments_and_impossible_sizes(void)
 {
     vsg_columnar c;
@@ -778,6 +849,7 @@ int main(void)
     RUN(hostile_counts_and_types_are_corrupt);
     RUN(byte_flips_never_crash_and_round_trip_is_a_fixed_point);
     RUN(mixed_batch_keeps_rows_apart);
+    RUN(slices_give_the_same_arrays);
     RUN(invalid_arguments_and_impossible_sizes);
     RUN(upload_download_through_the_host_backend);
     RUN(prefault_touches_each_page_and_little_else);
