@@ -1,8 +1,8 @@
 /*
  * screen.c - the validity screen on the statement's GPU backend
- * (pipeline/screen.h): the rows decoded to columnar (the decoder walks
- * slices of rows on several threads), up to the backend, the
- * valid_screen stage, its verdicts down.
+ * (pipeline/screen.h): per batch of rows, the rows decoded to columnar
+ * (the decoder walks slices of rows on several threads), up to the
+ * backend, the valid_screen stage, its verdicts down.
  */
 #include "pipeline/screen.h"
 
@@ -19,6 +19,17 @@
 /* By default rows below this go unscreened: the GEOS checks are cheaper
  * than the stage's some eighty launches. */
 #define SCREEN_MIN_ROWS 64
+
+/* WKB bytes per stage call (about 8 M coordinates): the stage's arrays,
+ * some 200 bytes per coordinate, stay near 2 GB whatever the layer's
+ * size (a dissolve screens its whole layer). Rows are independent, so
+ * calls over consecutive row ranges give the same verdicts. */
+#define SCREEN_BATCH_BYTES ((size_t)128 << 20)
+
+static size_t row_bytes(const vsg_wkb_array *in, size_t i)
+{
+    return in->wkb[i] ? in->size[i] : 0;
+}
 
 /* The stage over host's rows on x: their verdicts into why (host). */
 static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why)
@@ -56,17 +67,23 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
     if (vsg_exec_kind_of(x) != VSG_EXEC_GPU && e->opts.valid_screen < 2)
         return VSG_OK;
     double t0 = vsg_now_s();
-    vsg_columnar host;
-    vsg_columnar_report rep;
-    vsg_columnar_init(&host);
     uint32_t *why = vsg_malloc(n * sizeof *why);
     uint8_t *ok = vsg_malloc(n);
     if (!why || !ok)
         st = VSG_ERR_NOMEM;
-    if (st == VSG_OK)
-        st = vsg_columnar_from_wkb(in, &host, &rep);
-    if (st == VSG_OK)
-        st = screen_on(x, &host, why);
+    for (size_t a = 0; a < n && st == VSG_OK;) {
+        size_t b = a, bytes = 0;
+        while (b < n && (b == a || bytes + row_bytes(in, b) <= SCREEN_BATCH_BYTES))
+            bytes += row_bytes(in, b++);
+        vsg_wkb_array sub = {b - a, in->wkb + a, in->size + a};
+        vsg_columnar host;
+        vsg_columnar_report rep;
+        st = vsg_columnar_from_wkb(&sub, &host, &rep);
+        if (st == VSG_OK)
+            st = screen_on(x, &host, why + a);
+        vsg_columnar_free(&host);
+        a = b;
+    }
     vsg_exec_flush_profile(x, e->profile);
     if (st == VSG_OK) {
         int64_t passed = 0;
@@ -79,7 +96,6 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
         vsg_profile_add(e->profile, "valid_screen", "GPU", vsg_now_s() - t0, (int64_t)n, passed,
                         0, 0, 0);
     }
-    vsg_columnar_free(&host);
     free(why);
     free(ok);
     if (st == VSG_OK)

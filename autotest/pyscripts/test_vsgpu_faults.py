@@ -110,8 +110,9 @@ def config(mode, threads=1):
     if mode == "CPU":
         cfg["VSGPU_EXECUTION_MODE"] = "CPU"
     else:
+        # the validity screen too, which by default runs only on CUDA
         cfg.update({"VSGPU_EXECUTION_MODE": mode, "VSGPU_GPU_BACKEND": "HOST",
-                    "VSGPU_GPU_MIN_ROWS": "0"})
+                    "VSGPU_GPU_MIN_ROWS": "0", "VSGPU_VALID_SCREEN": "YES"})
     return cfg
 
 

@@ -2,7 +2,7 @@
 """Print the step records of a VSGPU trace (VSGPU_PROFILE with
 VSGPU_PROFILE_STEPS=YES), slowest first, with numbered steps named.
 
-The refine, coverage-union and overlap-union stages run their steps
+The refine, coverage-union (and validity-screen) and overlap-union stages run their steps
 through one launcher each and number them by an enum
 (elements/overlay/refine_steps.h, elements/union/coverage_steps.h,
 elements/union/overlap.h); the trace names such a step
@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ENUMS = {
     "overlay_refine": "algorithms/elements/overlay/refine_steps.h",
     "coverage_union": "algorithms/elements/union/coverage_steps.h",
+    "valid_screen": "algorithms/elements/union/coverage_steps.h",   # the same steps
     "overlap_union": "algorithms/elements/union/overlap.h",
 }
 

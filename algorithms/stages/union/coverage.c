@@ -43,9 +43,13 @@
 
 static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
 {
-    VSG_STEP_BODY(x, "coverage_union", s, n, vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n),
-                  vsg_cov_item(c, s, i));
+    VSG_STEP_BODY(x, c->strict ? "valid_screen" : "coverage_union", s, n,
+                  vsg_launch_cov_step(vsg_exec_gpu(x), c, s, n), vsg_cov_item(c, s, i));
 }
+
+/* The trace's name of a stage of the union, or of the validity screen
+ * (strict) that runs the same steps. */
+#define NAME(c, what) ((c)->strict ? "screen_" what : "coverage_" what)
 
 /* scratch of the call, in s (stages/step.h) */
 #define get(x, s, bytes, out) vsg_scratch_alloc((x), (s), (bytes), (void **)(out))
@@ -96,7 +100,7 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     const vsg_col_view *v = &c->v;
     int64_t nc = v->n_coords, nr = v->n_rings, n = 0;
     vsg_cov_r *R = &c->R;
-    vsg_exec_stage_begin(x, "coverage_segments");
+    vsg_exec_stage_begin(x, NAME(c, "segments"));
     TRY(vsg_exec_memset(x, c->bad, 0, (size_t)c->n_groups * sizeof(uint32_t)));
     TRY(get(x, s, (size_t)nc * I64, &c->coord_ring));
     TRY(get(x, s, (size_t)nr * I64, &c->ring_geom));
@@ -142,7 +146,7 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     int64_t n = c->R.n;
     vsg_pairs p;
     memset(&p, 0, sizeof p);
-    vsg_exec_stage_begin(x, "coverage_link");
+    vsg_exec_stage_begin(x, NAME(c, "link"));
     TRY(get(x, s, (size_t)n * I64, &c->next));
     TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_end));
     TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_start));
@@ -156,7 +160,7 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 
     /* unsorted: each pair is tested alone, and only marks its group */
     TRY(vsg_stage_candidates_unsorted(x, c->R.box, n, c->R.box, n, &p));
-    vsg_exec_stage_begin(x, "coverage_noding");
+    vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;
     c->pb = p.b;
     c->n_pairs = p.n;
@@ -174,7 +178,7 @@ static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n, nq = 0, nk = 0;
-    vsg_exec_stage_begin(x, "coverage_rings");
+    vsg_exec_stage_begin(x, NAME(c, "rings"));
     TRY(get(x, s, (size_t)n * I64, &c->lab));
     TRY(get(x, s, (size_t)n * I64, &c->lab2));
     TRY(get(x, s, (size_t)n * I64, &c->nx));
@@ -249,7 +253,7 @@ static vsg_status nesting(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     vsg_pairs p;
     memset(&p, 0, sizeof p);
     TRY(vsg_stage_candidates(x, c->tp_box, nq, c->o_box, nq, &p));
-    vsg_exec_stage_begin(x, "coverage_nesting");
+    vsg_exec_stage_begin(x, NAME(c, "nesting"));
     c->pa = p.a;
     c->pb = p.b;
     c->n_pairs = p.n;
