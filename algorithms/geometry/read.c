@@ -12,6 +12,11 @@
 #include "geometry/envelope.h"
 #include "geometry/wkb_scan.h"
 
+static int is_polygonal(int wkb_type)
+{
+    return wkb_type == 3 || wkb_type == 6;
+}
+
 /* What an input the policy does not accept becomes: an error under
  * ERROR, a counted drop otherwise. */
 static vsg_status reject(vsg_worker *w, vsg_invalid_policy policy, int64_t *counter,
@@ -213,9 +218,10 @@ static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy, int
     return VSG_OK;
 }
 
-vsg_status vsg_read_parse(vsg_worker *w, vsg_invalid_policy policy, const unsigned char *wkb,
-                          size_t size, const double *extent, const char *role, int64_t index,
-                          vsg_read_result *out, char *errbuf, size_t errlen)
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
+                             const unsigned char *wkb, size_t size,
+                             const double *extent, const char *role, int64_t index,
+                             vsg_read_result *out, char *errbuf, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->dim = -1;
@@ -281,29 +287,6 @@ vsg_status vsg_read_parse(vsg_worker *w, vsg_invalid_policy policy, const unsign
         return reject(w, policy, &w->counts.invalid_skipped, VSG_ERR_INVALID_GEOMETRY, out,
                       errbuf, errlen, role, index, reason);
     }
-    out->geom = g;
-    out->outcome = VSG_READ_PENDING;
-    return VSG_OK;
-}
-
-vsg_status vsg_read_check(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
-                          const char *role, int64_t index, vsg_read_result *out, char *errbuf,
-                          size_t errlen)
-{
-    if (out->outcome != VSG_READ_PENDING)
-        return VSG_OK;
-    GEOSGeometry *g = out->geom;
-    out->geom = NULL;
-    return check_and_finish(w, policy, known_valid, g,
-                            is_polygonal_type(GEOSGeomTypeId_r(w->ctx, g)), role, index, out,
+    return check_and_finish(w, policy, known_valid, g, is_polygonal(info.type), role, index, out,
                             errbuf, errlen);
-}
-
-vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
-                             const unsigned char *wkb, size_t size,
-                             const double *extent, const char *role, int64_t index,
-                             vsg_read_result *out, char *errbuf, size_t errlen)
-{
-    vsg_status st = vsg_read_parse(w, policy, wkb, size, extent, role, index, out, errbuf, errlen);
-    return st == VSG_OK ? vsg_read_check(w, policy, 0, role, index, out, errbuf, errlen) : st;
 }

@@ -28,10 +28,8 @@ typedef enum {
     VSG_READ_NULL,       /* a null geometry                        */
     VSG_READ_EMPTY,      /* an empty geometry                      */
     VSG_READ_DROPPED,    /* dropped by the policy (counted)        */
-    VSG_READ_OUTSIDE,    /* well-formed, envelope outside the
+    VSG_READ_OUTSIDE     /* well-formed, envelope outside the
                             operation's extent: not read at all    */
-    VSG_READ_PENDING     /* vsg_read_parse only: geom is parsed but
-                            not yet checked (vsg_read_check)       */
 } vsg_read_outcome;
 
 typedef struct {
@@ -53,27 +51,12 @@ typedef struct {
  * Returns VSG_OK with out->outcome saying what happened, or, under
  * VSG_INVALID_ERROR, VSG_ERR_CORRUPT_WKB / VSG_ERR_INVALID_GEOMETRY /
  * VSG_ERR_UNSUPPORTED with "<role> feature #<index>: <reason>" in errbuf;
- * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure. */
-vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy,
+ * VSG_ERR_NOMEM when memory runs out. out->geom is NULL on failure.
+ * known_valid: the GPU pipeline's validity screen (pipeline/screen.h)
+ * proved the geometry valid, so GEOS's IsValid is not asked again. */
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
                              const unsigned char *wkb, size_t size,
                              const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen);
-
-/* The same read in two steps, for a caller that learns which rows are
- * valid while it parses (the GPU pipeline's validity screen, running on a
- * helper thread meanwhile: overlay/screen_job.h). vsg_read_parse does
- * everything but the validity check and what follows it: a row that
- * reaches GEOS is left VSG_READ_PENDING with its unchecked geometry in
- * out->geom. vsg_read_check finishes a pending row (known_valid: the
- * screen proved it valid, so GEOS's IsValid is not asked) and leaves any
- * other row as it is. Arguments, outcomes and errors are those of
- * vsg_read_geometry, which is the two in a row. */
-vsg_status vsg_read_parse(vsg_worker *w, vsg_invalid_policy policy, const unsigned char *wkb,
-                          size_t size, const double *extent, const char *role, int64_t index,
-                          vsg_read_result *out, char *errbuf, size_t errlen);
-
-vsg_status vsg_read_check(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
-                          const char *role, int64_t index, vsg_read_result *out, char *errbuf,
-                          size_t errlen);
 
 #endif

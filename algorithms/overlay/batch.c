@@ -10,7 +10,6 @@
 
 #include "core/result.h"
 #include "geometry/dimension.h"
-#include "overlay/screen_job.h"
 
 vsg_status vsg_batch_init(vsg_batch *b, vsg_engine *e, const vsg_wkb_array *input)
 {
@@ -68,12 +67,6 @@ vsg_status vsg_batch_stage(vsg_batch *b, const char *stage, vsg_task_fn fn, void
     return st;
 }
 
-static void read_failed(vsg_batch *b, size_t i, vsg_status st, const char *msg)
-{
-    vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, -1, "%s",
-                       st == VSG_ERR_NOMEM ? "out of memory" : msg);
-}
-
 static void read_task(void *vb, size_t i, int wid)
 {
     vsg_batch *b = vb;
@@ -81,40 +74,13 @@ static void read_task(void *vb, size_t i, int wid)
         return;
     vsg_worker *w = &b->e->workers[wid];
     char msg[512];
-    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, b->input->wkb[i],
+    int known = b->known_valid && b->known_valid[i];
+    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, known, b->input->wkb[i],
                                       b->input->size[i], b->extent, "input", (int64_t)i,
                                       &b->in[i], msg, sizeof msg);
     if (st != VSG_OK)
-        read_failed(b, i, st, msg);
-}
-
-/* The two halves of read_task, while the screen runs and after it. The
- * lowest failing row of either half is the one reported, as one pass
- * would report it (a row fails in at most one of them). */
-static void parse_task(void *vb, size_t i, int wid)
-{
-    vsg_batch *b = vb;
-    if (vsg_failure_skip(&b->failure, (int64_t)i))
-        return;
-    char msg[512];
-    vsg_status st = vsg_read_parse(&b->e->workers[wid], b->e->opts.invalid, b->input->wkb[i],
-                                   b->input->size[i], b->extent, "input", (int64_t)i, &b->in[i],
-                                   msg, sizeof msg);
-    if (st != VSG_OK)
-        read_failed(b, i, st, msg);
-}
-
-static void check_task(void *vb, size_t i, int wid)
-{
-    vsg_batch *b = vb;
-    if (vsg_failure_skip(&b->failure, (int64_t)i))
-        return;
-    char msg[512];
-    int known = b->known_valid && b->known_valid[i];
-    vsg_status st = vsg_read_check(&b->e->workers[wid], b->e->opts.invalid, known, "input",
-                                   (int64_t)i, &b->in[i], msg, sizeof msg);
-    if (st != VSG_OK)
-        read_failed(b, i, st, msg);
+        vsg_failure_record(&b->failure, (int64_t)i, st, (int64_t)i, -1, "%s",
+                           st == VSG_ERR_NOMEM ? "out of memory" : msg);
 }
 
 static int64_t count_read(const vsg_batch *b)
@@ -128,20 +94,12 @@ static int64_t count_read(const vsg_batch *b)
 vsg_status vsg_batch_read(vsg_batch *b)
 {
     b->e->counts.input_rows += (int64_t)b->n;
-    vsg_screen_job job;
-    if (!vsg_screen_start(&job, b->e, b->input))
-        return vsg_batch_stage(b, "read_input", read_task, b, count_read);
-    /* GEOS parses while the screen runs; the checks wait for its verdicts */
-    double t0 = vsg_now_s();
-    vsg_pool_run(b->e->pool, b->n, parse_task, b);
-    vsg_status screened = vsg_screen_join(&job, &b->known_valid);
-    if (screened != VSG_OK)
-        return screened;   /* strict GPU mode: the screen's failure, its error set */
-    vsg_pool_run(b->e->pool, b->n, check_task, b);
-    vsg_status st = vsg_engine_take_failure(b->e, &b->failure);
-    vsg_profile_add(b->e->profile, "read_input", "CPU", vsg_now_s() - t0, (int64_t)b->n,
-                    count_read(b), 0, 0, 0);
-    return st;
+    if (b->e->valid_screen) {
+        vsg_status st = b->e->valid_screen(b->e, b->input, &b->known_valid);
+        if (st != VSG_OK)
+            return st;
+    }
+    return vsg_batch_stage(b, "read_input", read_task, b, count_read);
 }
 
 /* The next item of l, or NULL when it cannot grow. */

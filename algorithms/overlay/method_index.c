@@ -13,37 +13,14 @@
 #include "geometry/envelope.h"
 #include "geometry/read.h"
 #include "geometry/repaired_wkb.h"
-#include "overlay/screen_job.h"
 
 typedef struct {
     vsg_engine *e;
     const vsg_wkb_array *method;
     vsg_method_index *idx;
     vsg_failure failure;
-    vsg_read_result *rr;         /* while the screen runs: the rows parsed  */
     uint8_t *known_valid;        /* NULL, or the engine's screen's verdicts */
 } build_ctx;
-
-static void read_failed(build_ctx *c, size_t j, vsg_status st, const char *msg)
-{
-    vsg_failure_record(&c->failure, (int64_t)j, st, -1, (int64_t)j, "%s",
-                       st == VSG_ERR_NOMEM ? "out of memory" : msg);
-}
-
-/* A row read: its geometry into the index (taken from rr). */
-static void store(build_ctx *c, vsg_worker *w, size_t j, vsg_read_result *rr)
-{
-    if (rr->outcome != VSG_READ_GEOM)
-        return;
-    /* From here on the geometry is read by all workers at once. */
-    vsg_geom_warm_caches(w->ctx, rr->geom);
-    c->idx->geoms[j] = rr->geom;
-    rr->geom = NULL;
-    memcpy(c->idx->boxes + 4 * j, rr->box, sizeof rr->box);
-    c->idx->dims[j] = rr->dim;
-    c->idx->npoints[j] = rr->npoints;
-    c->idx->repaired[j] = (unsigned char)(rr->repaired != 0);
-}
 
 static void read_task(void *vctx, size_t j, int wid)
 {
@@ -53,74 +30,24 @@ static void read_task(void *vctx, size_t j, int wid)
     vsg_worker *w = &c->e->workers[wid];
     vsg_read_result rr;
     char msg[512];
-    vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, c->method->wkb[j],
+    int known = c->known_valid && c->known_valid[j];
+    vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, known, c->method->wkb[j],
                                       c->method->size ? c->method->size[j] : 0, NULL, "method",
                                       (int64_t)j, &rr, msg, sizeof msg);
-    if (st != VSG_OK)
-        read_failed(c, j, st, msg);
-    else
-        store(c, w, j, &rr);
-}
-
-/* read_task in two halves, while the screen runs and after it
- * (overlay/screen_job.h). */
-static void parse_task(void *vctx, size_t j, int wid)
-{
-    build_ctx *c = vctx;
-    if (vsg_failure_skip(&c->failure, (int64_t)j))
+    if (st != VSG_OK) {
+        vsg_failure_record(&c->failure, (int64_t)j, st, -1, (int64_t)j, "%s",
+                           st == VSG_ERR_NOMEM ? "out of memory" : msg);
         return;
-    char msg[512];
-    vsg_status st = vsg_read_parse(&c->e->workers[wid], c->e->opts.invalid, c->method->wkb[j],
-                                   c->method->size ? c->method->size[j] : 0, NULL, "method",
-                                   (int64_t)j, &c->rr[j], msg, sizeof msg);
-    if (st != VSG_OK)
-        read_failed(c, j, st, msg);
-}
-
-static void check_task(void *vctx, size_t j, int wid)
-{
-    build_ctx *c = vctx;
-    if (vsg_failure_skip(&c->failure, (int64_t)j))
+    }
+    if (rr.outcome != VSG_READ_GEOM)
         return;
-    vsg_worker *w = &c->e->workers[wid];
-    char msg[512];
-    int known = c->known_valid && c->known_valid[j];
-    vsg_status st = vsg_read_check(w, c->e->opts.invalid, known, "method", (int64_t)j, &c->rr[j],
-                                   msg, sizeof msg);
-    if (st != VSG_OK)
-        read_failed(c, j, st, msg);
-    else
-        store(c, w, j, &c->rr[j]);
-}
-
-/* Every method row read, in one pass, or in two around the screen. */
-static vsg_status read_rows(build_ctx *c)
-{
-    vsg_engine *e = c->e;
-    size_t n = c->idx->n;
-    vsg_screen_job job;
-    if (!vsg_screen_start(&job, e, c->method)) {
-        vsg_pool_run(e->pool, n, read_task, c);
-        return vsg_engine_take_failure(e, &c->failure);
-    }
-    c->rr = vsg_calloc(n ? n : 1, sizeof *c->rr);
-    if (c->rr)
-        vsg_pool_run(e->pool, n, parse_task, c);
-    vsg_status st = vsg_screen_join(&job, &c->known_valid);
-    if (!c->rr && st == VSG_OK)
-        st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
-    if (st == VSG_OK) {
-        vsg_pool_run(e->pool, n, check_task, c);
-        st = vsg_engine_take_failure(e, &c->failure);
-    }
-    for (size_t j = 0; c->rr && j < n; j++)   /* parsed, never stored: a failure */
-        if (c->rr[j].geom)
-            GEOSGeom_destroy_r(e->workers[0].ctx, c->rr[j].geom);
-    free(c->rr);
-    free(c->known_valid);
-    c->rr = NULL;
-    c->known_valid = NULL;
-    return st;
+    /* From here on the geometry is read by all workers at once. */
+    vsg_geom_warm_caches(w->ctx, rr.geom);
+    c->idx->geoms[j] = rr.geom;
+    memcpy(c->idx->boxes + 4 * j, rr.box, sizeof rr.box);
+    c->idx->dims[j] = rr.dim;
+    c->idx->npoints[j] = rr.npoints;
+    c->idx->repaired[j] = (unsigned char)(rr.repaired != 0);
 }
 
 static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
@@ -208,11 +135,17 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     c.e = e;
     c.method = method;
     c.idx = idx;
-    c.rr = NULL;
     c.known_valid = NULL;
+    vsg_status st = e->valid_screen ? e->valid_screen(e, method, &c.known_valid) : VSG_OK;
+    if (st != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return st;
+    }
     vsg_failure_init(&c.failure);
-    vsg_status st = read_rows(&c);
+    vsg_pool_run(e->pool, idx->n, read_task, &c);
+    st = vsg_engine_take_failure(e, &c.failure);
     vsg_failure_destroy(&c.failure);
+    free(c.known_valid);
     e->counts.method_rows += (int64_t)idx->n;
     vsg_engine_collect_counts(e);
     if (st != VSG_OK) {
