@@ -16,9 +16,18 @@
 #include "stages/stages.h"
 #include "stages/step.h"
 
-/* By default rows below this go unscreened: the GEOS checks are cheaper
- * than the stage's some eighty launches. */
-#define SCREEN_MIN_ROWS 64
+/* By default (AUTO) only rows of at least SCREEN_ROW_BYTES of WKB (about
+ * 1,000 vertices) are screened, and only when they add up to
+ * SCREEN_MIN_BYTES: GEOS checks small rows on all cores faster than the
+ * screen decodes, copies and launches for them, and what the screen
+ * spares is the large polygons, whose IsValid costs GEOS most per vertex
+ * and one thread each. Measured on the H200 host (docs/benchmarks.md,
+ * 2026-11-26): screening every row of 10 M vertices of counties (about
+ * 20 vertices a row) cost 0.09-0.12 s and spared 0.10-0.12 s of GEOS;
+ * screening the NYC boroughs (about 15,000 vertices a row) cost 0.11 s
+ * and spared 0.22 s. */
+#define SCREEN_ROW_BYTES ((size_t)16 << 10)
+#define SCREEN_MIN_BYTES ((size_t)1 << 20)
 
 /* WKB bytes per stage call (about 8 M coordinates): the stage's arrays,
  * some 200 bytes per coordinate, stay near 2 GB whatever the layer's
@@ -51,31 +60,65 @@ done:
     return st;
 }
 
+/* The rows to screen (*idx, *m of them; NULL when none is worth it). */
+static vsg_status pick_rows(const vsg_engine *e, const vsg_wkb_array *in, size_t **idx,
+                            size_t *m)
+{
+    size_t n = in->count, k = 0, bytes = 0;
+    int all = e->opts.valid_screen == 2;
+    *idx = NULL;
+    *m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (all || row_bytes(in, i) >= SCREEN_ROW_BYTES) {
+            k++;
+            bytes += row_bytes(in, i);
+        }
+    if (k == 0 || (!all && bytes < SCREEN_MIN_BYTES))
+        return VSG_OK;
+    *idx = vsg_malloc(k * sizeof **idx);
+    if (!*idx)
+        return VSG_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (all || row_bytes(in, i) >= SCREEN_ROW_BYTES)
+            (*idx)[(*m)++] = i;
+    return VSG_OK;
+}
+
 vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
                                      uint8_t **known_valid)
 {
     *known_valid = NULL;
-    size_t n = in->count;
-    if (e->opts.valid_screen == 0 || n == 0 || (e->opts.valid_screen == 1 && n < SCREEN_MIN_ROWS))
+    size_t n = in->count, m = 0, *idx = NULL;
+    if (e->opts.valid_screen == 0 || n == 0)
         return VSG_OK;
-    vsg_status st = VSG_OK;
+    vsg_status st = pick_rows(e, in, &idx, &m);
+    if (st != VSG_OK || !idx)
+        return st == VSG_OK ? VSG_OK : vsg_gpu_fallback(e, st, 0, "validity screen");
     vsg_exec *x = vsg_gpu_acquire(e, &st);
-    if (!x)
-        return st;   /* no GPU backend: GEOS checks every row */
-    /* the host backend runs the stage on one thread, slower than GEOS on
-     * all of them: there only when asked (tests) */
-    if (vsg_exec_kind_of(x) != VSG_EXEC_GPU && e->opts.valid_screen < 2)
-        return VSG_OK;
+    /* no GPU backend: GEOS checks every row; the host backend runs the
+     * stage on one thread, slower than GEOS on all of them: there only
+     * when asked (tests) */
+    if (!x || (vsg_exec_kind_of(x) != VSG_EXEC_GPU && e->opts.valid_screen < 2)) {
+        free(idx);
+        return st;
+    }
     double t0 = vsg_now_s();
-    uint32_t *why = vsg_malloc(n * sizeof *why);
-    uint8_t *ok = vsg_malloc(n);
-    if (!why || !ok)
+    const unsigned char **wkb = vsg_malloc(m * sizeof *wkb);
+    size_t *size = vsg_malloc(m * sizeof *size);
+    uint32_t *why = vsg_malloc(m * sizeof *why);
+    uint8_t *ok = vsg_calloc(n, 1);
+    if (!wkb || !size || !why || !ok)
         st = VSG_ERR_NOMEM;
-    for (size_t a = 0; a < n && st == VSG_OK;) {
+    for (size_t k = 0; k < m && st == VSG_OK; k++) {
+        wkb[k] = in->wkb[idx[k]];
+        size[k] = in->size[idx[k]];
+    }
+    vsg_wkb_array rows = {m, wkb, size};
+    for (size_t a = 0; a < m && st == VSG_OK;) {
         size_t b = a, bytes = 0;
-        while (b < n && (b == a || bytes + row_bytes(in, b) <= SCREEN_BATCH_BYTES))
-            bytes += row_bytes(in, b++);
-        vsg_wkb_array sub = {b - a, in->wkb + a, in->size + a};
+        while (b < m && (b == a || bytes + row_bytes(&rows, b) <= SCREEN_BATCH_BYTES))
+            bytes += row_bytes(&rows, b++);
+        vsg_wkb_array sub = {b - a, wkb + a, size + a};
         vsg_columnar host;
         vsg_columnar_report rep;
         st = vsg_columnar_from_wkb(&sub, &host, &rep);
@@ -87,15 +130,18 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
     vsg_exec_flush_profile(x, e->profile);
     if (st == VSG_OK) {
         int64_t passed = 0;
-        for (size_t i = 0; i < n; i++) {
-            ok[i] = why[i] == 0;
-            passed += ok[i];
+        for (size_t k = 0; k < m; k++) {
+            ok[idx[k]] = why[k] == 0;
+            passed += why[k] == 0;
         }
         *known_valid = ok;
         ok = NULL;
-        vsg_profile_add(e->profile, "valid_screen", "GPU", vsg_now_s() - t0, (int64_t)n, passed,
+        vsg_profile_add(e->profile, "valid_screen", "GPU", vsg_now_s() - t0, (int64_t)m, passed,
                         0, 0, 0);
     }
+    free(idx);
+    free(wkb);
+    free(size);
     free(why);
     free(ok);
     if (st == VSG_OK)
