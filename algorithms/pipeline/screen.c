@@ -93,7 +93,7 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
         return VSG_OK;
     vsg_status st = pick_rows(e, in, &idx, &m);
     if (st != VSG_OK || !idx)
-        return st == VSG_OK ? VSG_OK : vsg_gpu_fallback(e, st, 0, "validity screen");
+        return st == VSG_OK ? VSG_OK : vsg_gpu_give_up(e, st, "validity screen");
     vsg_exec *x = vsg_gpu_acquire(e, &st);
     /* no GPU backend: GEOS checks every row; the host backend runs the
      * stage on one thread, slower than GEOS on all of them: there only
@@ -146,6 +146,6 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
     free(ok);
     if (st == VSG_OK)
         return VSG_OK;
-    /* the screen only saves GEOS work: AUTO goes on without it (noted) */
-    return vsg_gpu_fallback(e, st, 0, "validity screen");
+    /* it served the whole layer: AUTO goes on without the GPU (noted) */
+    return vsg_gpu_give_up(e, st, "validity screen");
 }

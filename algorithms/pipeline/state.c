@@ -48,7 +48,9 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
         *st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         return NULL;
     }
-    if (g->x || g->broken)
+    if (g->broken)
+        return NULL;   /* no more GPU use in this statement (the note says why) */
+    if (g->x)
         return g->x;
     vsg_status s;
     char why[256] = "";
@@ -96,6 +98,15 @@ vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const ch
     if (g)
         keep_note(g, "GPU %s failed (%s)", what, msg);
     return VSG_OK;
+}
+
+vsg_status vsg_gpu_give_up(vsg_engine *e, vsg_status st, const char *what)
+{
+    vsg_status r = vsg_gpu_fallback(e, st, 0, what);
+    vsg_gpu_state *g = state_of(e);
+    if (g)
+        g->broken = 1;
+    return r;
 }
 
 void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)

@@ -40,6 +40,14 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st);
  * counted, note kept; the caller then runs the CPU engine). */
 vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const char *what);
 
+/* The failure rule for a step of the pipeline that serves the whole
+ * statement rather than some rows (the validity screen): under strict mode
+ * as vsg_gpu_fallback; in AUTO, whatever the cause, the GPU is not used
+ * again in this statement (every later row runs on the CPU engine, and
+ * the note says why), so that the failure is visible and the answer is
+ * the CPU engine's. */
+vsg_status vsg_gpu_give_up(vsg_engine *e, vsg_status st, const char *what);
+
 /* Records rows handed to the CPU engine for a reason that is not a failure
  * (unsupported type, Z, undecided): counted, first reason kept. */
 void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why);
