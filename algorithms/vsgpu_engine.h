@@ -76,8 +76,8 @@ typedef struct {
     int valid_screen;             /* the GPU pipeline's validity screen
                                      before GEOS's IsValid (pipeline/
                                      screen.h): 0 never, 1 on a CUDA device
-                                     (default), 2 on the host backend too
-                                     (tests)                                */
+                                     and large rows only (default), 2 every
+                                     row, the host backend too (tests)      */
     vsg_gpu_options gpu;          /* all zero: the CPU engine only          */
 } vsg_engine_options;
 

@@ -22,10 +22,10 @@
  * screen decodes, copies and launches for them, and what the screen
  * spares is the large polygons, whose IsValid costs GEOS most per vertex
  * and one thread each. Measured on the H200 host (docs/benchmarks.md,
- * 2026-11-26): screening every row of 10 M vertices of counties (about
- * 20 vertices a row) cost 0.09-0.12 s and spared 0.10-0.12 s of GEOS;
- * screening the NYC boroughs (about 15,000 vertices a row) cost 0.11 s
- * and spared 0.22 s. */
+ * 2026-11-26): screening every row of 8-11 M vertices of counties
+ * (about 20 vertices a row) cost 0.09-0.15 s and spared GEOS 0.10-0.15 s;
+ * screening the tiled NYC boroughs (about 15,000 vertices a row) cost
+ * 0.10-0.12 s and spared 0.22-0.26 s. */
 #define SCREEN_ROW_BYTES ((size_t)16 << 10)
 #define SCREEN_MIN_BYTES ((size_t)1 << 20)
 
@@ -89,8 +89,8 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
 {
     *known_valid = NULL;
     size_t n = in->count, m = 0, *idx = NULL;
-    if (e->opts.valid_screen == 0 || n == 0)
-        return VSG_OK;
+    if (!e->opts.gpu.enabled || e->opts.valid_screen == 0 || n == 0)
+        return VSG_OK;   /* the CPU engine, or no screen asked for */
     vsg_status st = pick_rows(e, in, &idx, &m);
     if (st != VSG_OK || !idx)
         return st == VSG_OK ? VSG_OK : vsg_gpu_give_up(e, st, "validity screen");
