@@ -42,13 +42,13 @@
 #include "core/fault.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/threads.h"
 #include "geometry/wkb_scan.h"
 
 enum { V_OK = 0, V_CORRUPT, V_UNSUPPORTED };
@@ -483,33 +483,18 @@ typedef struct {
     vsg_status st;
 } slice;
 
-static void slice_run(slice *sl)
+static void slice_run(void *item)
 {
+    slice *sl = item;
     if (sl->pass == 1)
         count_pass(sl->in, sl->a, sl->b, sl->kind, &sl->w, &sl->any_z, &sl->rep);
     else
         sl->st = fill_pass(sl->in, sl->a, sl->b, sl->kind, &sl->w, &sl->rep);
 }
 
-static void *slice_thread(void *arg)
-{
-    slice_run(arg);
-    return NULL;
-}
-
 static void run_slices(slice *sl, int n)
 {
-    pthread_t th[MAX_SLICES];
-    int started[MAX_SLICES] = {0};
-    for (int k = 1; k < n; k++)
-        started[k] = pthread_create(&th[k], NULL, slice_thread, &sl[k]) == 0;
-    slice_run(&sl[0]);
-    for (int k = 1; k < n; k++) {
-        if (started[k])
-            pthread_join(th[k], NULL);
-        else
-            slice_run(&sl[k]);   /* no thread: done here */
-    }
+    vsg_run_threads(slice_run, sl, sizeof *sl, n);
 }
 
 /* Slices of about equal bytes: `want` of them, or when want is 0 up to

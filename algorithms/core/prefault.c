@@ -3,7 +3,8 @@
  */
 #include "core/prefault.h"
 
-#include <pthread.h>
+#include "core/threads.h"
+
 #include <stdint.h>
 #include <unistd.h>
 
@@ -35,10 +36,9 @@ static void touch(const share *s)
     }
 }
 
-static void *run(void *arg)
+static void touch_item(void *item)
 {
-    touch(arg);
-    return NULL;
+    touch(item);
 }
 
 void vsg_prefault(const vsg_prefault_span *spans, int n)
@@ -54,22 +54,12 @@ void vsg_prefault(const vsg_prefault_span *spans, int n)
     t = cpus > 0 && t > cpus ? (int)cpus : t;
     t = t < 1 ? 1 : t;
     share sh[MAX_THREADS];
-    pthread_t th[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
     for (int k = 0; k < t; k++) {
         sh[k].spans = spans;
         sh[k].n = n;
         sh[k].from = total / (size_t)t * (size_t)k;
         sh[k].to = k == t - 1 ? total : total / (size_t)t * (size_t)(k + 1);
     }
-    /* share 0 is the caller's; a thread that does not start is done here */
-    for (int k = 1; k < t; k++)
-        started[k] = pthread_create(&th[k], NULL, run, &sh[k]) == 0;
-    touch(&sh[0]);
-    for (int k = 1; k < t; k++) {
-        if (started[k])
-            pthread_join(th[k], NULL);
-        else
-            touch(&sh[k]);
-    }
+    /* share 0 is the caller's; a thread that does not start is done there */
+    vsg_run_threads(touch_item, sh, sizeof *sh, t);
 }

@@ -585,7 +585,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         vsg_ref_pair_init(&c->side[0].v, &c->side[1].v, c->pa, c->pb, i, c->why);
         return 1;
     case VSG_REF_RING_INIT:
-        vsg_cov_ring_init(&sd->v, i, sd->ring_geom, sd->ring_shell, sd->ring_min);
+        vsg_cov_ring_init(&sd->v, i, sd->ring_geom, sd->ring_shell, NULL, sd->ring_min);
         return 1;
     case VSG_REF_COORD_RING:
         return vsg_cov_coord_ring(&sd->v, i, sd->coord_ring);

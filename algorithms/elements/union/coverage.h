@@ -145,12 +145,15 @@ VSG_HD void vsg_cov_geom_check(const vsg_col_view *v, const int64_t *group_of, i
         VSG_OR_U32(bad + grp, VSG_COV_BAD_INPUT);
 }
 
-/* ring_geom[r], ring_shell[r] (1 for the first ring of its part) and the
- * ring's lowest-leftmost vertex, reset for the min passes. */
+/* ring_geom[r], ring_shell[r] (1 for the first ring of its part), its
+ * part (ring_part: the validity screen's, NULL otherwise) and the ring's
+ * lowest-leftmost vertex, reset for the min passes. */
 VSG_HD void vsg_cov_ring_init(const vsg_col_view *v, int64_t r, int64_t *ring_geom,
-                              uint8_t *ring_shell, uint64_t *ring_min)
+                              uint8_t *ring_shell, int64_t *ring_part, uint64_t *ring_min)
 {
     int64_t p = vsg_last_le(v->part_ring, v->n_parts + 1, r);
+    if (ring_part)
+        ring_part[r] = p;
     int64_t g = vsg_ring_geom(v, r);
     ring_geom[r] = g;
     ring_shell[r] = (uint8_t)(p >= 0 && p < v->n_parts && v->part_ring[p] == r);

@@ -108,7 +108,6 @@ enum {
     VSG_COV_OUT_PARTS,    /* n_order   */
     VSG_COV_OUT_COORDS,   /* blocks of n_ocoords */
     VSG_COV_IOTA,         /* n_geoms (the screen: one group per row) */
-    VSG_COV_RING_PART,    /* n_rings   */
     VSG_COV_HOLE_OWN,     /* n_orings  */
     VSG_COV_N_STEPS
 };
@@ -175,7 +174,7 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_geom_check(v, c->group_of, c->n_groups, i, c->bad);
         return 1;
     case VSG_COV_RING_INIT:
-        vsg_cov_ring_init(v, i, c->ring_geom, c->ring_shell, c->ring_min);
+        vsg_cov_ring_init(v, i, c->ring_geom, c->ring_shell, c->ring_part, c->ring_min);
         return 1;
     case VSG_COV_COORD_RING:
         return vsg_cov_coord_ring(v, i, c->coord_ring);
@@ -327,9 +326,6 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                                   c->ring_coord, c->ox, c->oy, c->x, c->y);
     case VSG_COV_IOTA:
         c->iota[i] = i;
-        return 1;
-    case VSG_COV_RING_PART:
-        c->ring_part[i] = vsg_last_le(v->part_ring, v->n_parts + 1, i);
         return 1;
     case VSG_COV_HOLE_OWN:
         vsg_cov_hole_own(i, c->sign, c->parent, c->o_part, c->o_group, c->bad);

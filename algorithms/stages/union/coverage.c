@@ -107,6 +107,8 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)nr, &c->ring_shell));
     TRY(get(x, s, (size_t)nr * 3 * sizeof(uint64_t), &c->ring_min));
     TRY(get(x, s, (size_t)nr, &c->dir));
+    if (c->strict)   /* filled by the ring init: the screen's own-shell check */
+        TRY(get(x, s, (size_t)nr * I64, &c->ring_part));
     TRY(step(x, c, VSG_COV_GEOM_CHECK, v->n_geoms));
     TRY(step(x, c, VSG_COV_RING_INIT, nr));
     TRY(step(x, c, VSG_COV_COORD_RING, blocks(nc)));
@@ -114,10 +116,6 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_MIN_X, nc));
     TRY(step(x, c, VSG_COV_MIN_I, nc));
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
-    if (c->strict) {
-        TRY(get(x, s, (size_t)nr * I64, &c->ring_part));
-        TRY(step(x, c, VSG_COV_RING_PART, nr));
-    }
 
     TRY(get(x, s, (size_t)nc * sizeof(uint64_t), &c->key));
     TRY(get(x, s, (size_t)nc * I64, &c->idx));
