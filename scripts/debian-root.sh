@@ -107,7 +107,10 @@ case "$action" in
     make_root
     # The build goes into the root's own /root/build-<tag>, never into the
     # host's build/ (other GDAL, other compiler). -Werror: no warnings.
+    # The fault sweeps take two runs of each kind there (the engine's
+    # fault paths are swept in full by the main and sanitizer runs).
     in_root "echo \"GDAL \$(gdal-config --version) in $suite\" && \
+      VSGPU_TEST_FAULT_SAMPLES=2 \
       VSGPU_BUILD_DIR=/root/build-$tag bash scripts/test.sh -DVSGPU_CUDA=OFF -DVSGPU_WERROR=ON"
     ;;
   *) echo "debian-root.sh: unknown action '$action' (make, test, shell)" >&2; exit 2 ;;
