@@ -13,9 +13,11 @@
 
 /* A screen of a layer's validity (the GPU pipeline's, pipeline/screen.h):
  * *known_valid[i] = 1 where row i needs no GEOS IsValid; *known_valid
- * NULL where nothing was screened. Set by engine.c, so that the CPU
- * engine's reader asks it without depending on the pipeline. */
-typedef vsg_status (*vsg_screen_fn)(vsg_engine *e, const vsg_wkb_array *in,
+ * NULL where nothing was screened. spares_parse: the reader defers the
+ * parse of what passes (VSG_READ_MAY_DEFER), so small rows are worth
+ * screening too. Set by engine.c, so that the CPU engine's reader asks
+ * it without depending on the pipeline. */
+typedef vsg_status (*vsg_screen_fn)(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                     uint8_t **known_valid);
 
 struct vsg_engine {

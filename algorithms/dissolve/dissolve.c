@@ -2,15 +2,20 @@
  * dissolve.c - union of geometries grouped by group_of, one result per
  * group, in group order.
  *
- *   read         geometries to GEOS, bad-input policy applied
+ *   read         geometries to GEOS, bad-input policy applied; the
+ *                members the GPU pipeline's screen proved valid are left
+ *                unparsed (deferred), and parsed below only where GEOS
+ *                must work on them
  *   type filter  keep the parts of the call's dimension d (the highest
  *                seen); other parts dropped and counted (type_skipped)
  *   plan         members of each group; a group larger than a chunk is
  *                ordered along a Morton curve and cut into chunks
+ *   parse        the deferred neighbours of repaired members
  *   group union  polygons only: the group union handed in (the GPU
  *                pipeline's coverage union, exact, on the device or the
  *                host backend) settles every group that provably is a
  *                coverage (fast_groups.c)
+ *   parse        the deferred members of the groups left
  *   coverage     the other polygon groups of several chunks: a coverage
  *                union of the first chunk (a cheap probe), and where it is
  *                accepted, of the whole group at once (coverage union is
@@ -48,16 +53,13 @@
 #include "dissolve/dissolve_internal.h"
 #include "dissolve/group_union.h"
 #include "geometry/dimension.h"
+#include "index/strtree.h"
 
 /* ---- type filter --------------------------------------------------- */
 
-static void filter_task(void *vd, size_t i, int wid)
+static void keep_dim(dissolve_t *d, size_t i, vsg_worker *w)
 {
-    dissolve_t *d = vd;
     vsg_read_result *in = &d->b.in[i];
-    if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&d->b.failure, (int64_t)i))
-        return;
-    vsg_worker *w = &d->b.e->workers[wid];
     int64_t other = 0;
     GEOSGeometry *kept = NULL;
     if (vsg_geom_keep_dim(w->ctx, in->geom, d->dim, &kept, &other) != VSG_OK) {
@@ -72,6 +74,18 @@ static void filter_task(void *vd, size_t i, int wid)
         in->outcome = VSG_READ_EMPTY;   /* nothing of dimension d: contributes nothing */
 }
 
+static void filter_task(void *vd, size_t i, int wid)
+{
+    dissolve_t *d = vd;
+    vsg_read_result *in = &d->b.in[i];
+    /* a deferred row is a polygon, of the call's dimension: filtered when
+     * it is parsed (parse_deferred) */
+    if (in->outcome != VSG_READ_GEOM || in->deferred ||
+        vsg_failure_skip(&d->b.failure, (int64_t)i))
+        return;
+    keep_dim(d, i, &d->b.e->workers[wid]);
+}
+
 static vsg_status type_filter(dissolve_t *d)
 {
     d->dim = -1;
@@ -81,6 +95,119 @@ static vsg_status type_filter(dissolve_t *d)
     if (d->dim < 0)
         return VSG_OK;
     return vsg_batch_stage(&d->b, "type_filter", filter_task, d, NULL);
+}
+
+/* ---- deferred parses -------------------------------------------------
+ * The reader leaves the members the GPU pipeline's screen proved valid
+ * unparsed (vsg_batch.defer_parse): the group union reads their WKB, and
+ * GEOS needs only those of the groups it unions itself, and, before the
+ * group union, the neighbours of repaired members (fast_groups.c unions
+ * those with GEOS). */
+
+typedef struct {
+    dissolve_t *d;
+    const unsigned char *want;   /* per row */
+} parse_job;
+
+static void parse_task(void *vp, size_t i, int wid)
+{
+    parse_job *p = vp;
+    dissolve_t *d = p->d;
+    vsg_read_result *in = &d->b.in[i];
+    if (!in->deferred || !p->want[i] || vsg_failure_skip(&d->b.failure, (int64_t)i))
+        return;
+    vsg_worker *w = &d->b.e->workers[wid];
+    char msg[512];
+    vsg_status st = vsg_read_parse_deferred(w, d->b.input->wkb[i], in, msg, sizeof msg);
+    if (st != VSG_OK) {
+        vsg_failure_record(&d->b.failure, (int64_t)i, st, (int64_t)i, -1,
+                           "input feature #%lld: %s", (long long)i, msg);
+        return;
+    }
+    keep_dim(d, i, w);
+}
+
+/* Stage "parse_deferred" (rows in: those deferred; out: those parsed):
+ * the deferred rows with want[i] (taken). */
+static vsg_status parse_rows(dissolve_t *d, unsigned char *want)
+{
+    double t0 = vsg_now_s();
+    int64_t deferred = 0, n = 0;
+    for (size_t i = 0; i < d->b.n; i++) {
+        deferred += d->b.in[i].deferred;
+        n += want[i] = want[i] && d->b.in[i].deferred;
+    }
+    vsg_status st = VSG_OK;
+    if (n > 0) {
+        parse_job p = {d, want};
+        vsg_pool_run(d->b.e->pool, d->b.n, parse_task, &p);
+        st = vsg_engine_take_failure(d->b.e, &d->b.failure);
+        vsg_profile_add(d->b.e->profile, "parse_deferred", "CPU", vsg_now_s() - t0, deferred, n,
+                        0, 0, 0);
+    }
+    free(want);
+    return st;
+}
+
+static int has_deferred(const dissolve_t *d)
+{
+    for (size_t i = 0; i < d->b.n; i++)
+        if (d->b.in[i].deferred)
+            return 1;
+    return 0;
+}
+
+/* The deferred members whose box meets a repaired member's box of their
+ * group: the repairs' neighbours, which the group union's passes may
+ * union with GEOS (clusters.c, fast_groups.c's members set aside). */
+static vsg_status parse_near_repairs(dissolve_t *d)
+{
+    size_t n = d->b.n;
+    if (!has_deferred(d))
+        return VSG_OK;
+    unsigned char *rep = vsg_calloc(n ? n : 1, 1), *want = vsg_calloc(n ? n : 1, 1);
+    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
+    vsg_strtree *t = NULL;
+    vsg_id_list hits = {0};
+    size_t n_rep = 0;
+    vsg_status st = rep && want && boxes ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
+        n_rep += rep[i] = d->b.in[i].outcome == VSG_READ_GEOM && d->b.in[i].repaired;
+    }
+    if (st == VSG_OK && n_rep > 0)
+        st = vsg_strtree_build(boxes, rep, n, &t);
+    for (size_t i = 0; st == VSG_OK && n_rep > 0 && i < n; i++) {
+        if (!d->b.in[i].deferred)
+            continue;
+        if ((st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
+            break;
+        for (size_t k = 0; k < hits.n; k++)
+            want[i] |= d->group_of[hits.ids[k]] == d->group_of[i];
+    }
+    vsg_strtree_destroy(t);
+    vsg_id_list_free(&hits);
+    free(boxes);
+    free(rep);
+    if (st != VSG_OK) {
+        free(want);
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    }
+    return parse_rows(d, want);
+}
+
+/* The deferred members of the groups the group union did not settle. */
+static vsg_status parse_unsettled(dissolve_t *d)
+{
+    size_t n = d->b.n;
+    if (!has_deferred(d))
+        return VSG_OK;
+    unsigned char *want = vsg_malloc(n ? n : 1);
+    if (!want)
+        return vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        want[i] = !d->groups[d->group_of[i]].fast;
+    return parse_rows(d, want);
 }
 
 /* ---- plan ------------------------------------------------------------ */
@@ -284,6 +411,7 @@ vsg_status vsg_dissolve_with(vsg_engine *e, const vsg_wkb_array *geoms, const in
     if (!d.groups)
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
 
+    d.b.defer_parse = 1;
     if (st == VSG_OK)
         st = vsg_batch_read(&d.b);
     if (st == VSG_OK)
@@ -293,7 +421,11 @@ vsg_status vsg_dissolve_with(vsg_engine *e, const vsg_wkb_array *geoms, const in
     if (st == VSG_OK)
         st = vsg_dissolve_checkpoint(&d, 0);
     if (st == VSG_OK)
+        st = parse_near_repairs(&d);
+    if (st == VSG_OK)
         st = vsg_dissolve_fast_groups(&d, fast);
+    if (st == VSG_OK)
+        st = parse_unsettled(&d);
     if (st == VSG_OK)
         st = vsg_dissolve_checkpoint(&d, 0);
     if (st == VSG_OK)

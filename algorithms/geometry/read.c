@@ -218,7 +218,40 @@ static vsg_status check_and_finish(vsg_worker *w, vsg_invalid_policy policy, int
     return VSG_OK;
 }
 
-vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known_valid,
+/* A valid polygon left unparsed (VSG_READ_MAY_DEFER): the facts the
+ * full read would give, from the scan. */
+static int defer(const vsg_wkb_info *info, vsg_read_result *out)
+{
+    if (!is_polygonal(info->type) || info->dimension != 2 || info->n_unclosed_rings > 0 ||
+        info->any_m)
+        return 0;
+    out->outcome = VSG_READ_GEOM;
+    out->deferred = 1;
+    out->wkb_bytes = info->consumed;
+    out->dim = 2;
+    out->npoints = info->n_points;
+    memcpy(out->box, info->bounds, sizeof out->box);
+    return 1;
+}
+
+vsg_status vsg_read_parse_deferred(vsg_worker *w, const unsigned char *wkb, vsg_read_result *r,
+                                   char *errbuf, size_t errlen)
+{
+    if (!r->deferred)
+        return VSG_OK;
+    vsg_worker_clear_message(w);
+    GEOSGeometry *g = GEOSWKBReader_read_r(w->ctx, w->reader, wkb, r->wkb_bytes);
+    if (!g) {
+        snprintf(errbuf, errlen, "GEOS cannot read a geometry the screen proved valid: %s",
+                 vsg_worker_take_message(w));
+        return VSG_ERR_GEOS;
+    }
+    r->geom = g;
+    r->deferred = 0;
+    return VSG_OK;
+}
+
+vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int flags,
                              const unsigned char *wkb, size_t size,
                              const double *extent, const char *role, int64_t index,
                              vsg_read_result *out, char *errbuf, size_t errlen)
@@ -260,6 +293,9 @@ vsg_status vsg_read_geometry(vsg_worker *w, vsg_invalid_policy policy, int known
         out->outcome = VSG_READ_OUTSIDE;
         return VSG_OK;
     }
+    const int known_valid = (flags & VSG_READ_KNOWN_VALID) != 0;
+    if (known_valid && (flags & VSG_READ_MAY_DEFER) && defer(&info, out))
+        return VSG_OK;
 
     /* Closing rings and dropping M (docs/semantics.md: Z kept, M dropped,
      * whatever GEOS version reads it) happen on a copy: the caller's buffer

@@ -74,8 +74,10 @@ static void read_task(void *vb, size_t i, int wid)
         return;
     vsg_worker *w = &b->e->workers[wid];
     char msg[512];
-    int known = b->known_valid && b->known_valid[i];
-    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, known, b->input->wkb[i],
+    int flags = b->known_valid && b->known_valid[i] ? VSG_READ_KNOWN_VALID : 0;
+    if (b->defer_parse)
+        flags |= VSG_READ_MAY_DEFER;
+    vsg_status st = vsg_read_geometry(w, b->e->opts.invalid, flags, b->input->wkb[i],
                                       b->input->size[i], b->extent, "input", (int64_t)i,
                                       &b->in[i], msg, sizeof msg);
     if (st != VSG_OK)
@@ -95,7 +97,7 @@ vsg_status vsg_batch_read(vsg_batch *b)
 {
     b->e->counts.input_rows += (int64_t)b->n;
     if (b->e->valid_screen) {
-        vsg_status st = b->e->valid_screen(b->e, b->input, &b->known_valid);
+        vsg_status st = b->e->valid_screen(b->e, b->input, b->defer_parse, &b->known_valid);
         if (st != VSG_OK)
             return st;
     }

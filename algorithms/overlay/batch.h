@@ -41,6 +41,10 @@ typedef struct {
                                     (they take part in nothing)           */
     uint8_t *known_valid;        /* NULL, or n: rows the engine's validity
                                     screen proved valid (no GEOS IsValid) */
+    int defer_parse;             /* set before vsg_batch_read: the rows the
+                                    screen proved valid polygons are left
+                                    unparsed (in[i].deferred); the caller
+                                    parses those GEOS must work on       */
 } vsg_batch;
 
 /* Checks the arguments and allocates. On failure returns the status (the

@@ -30,7 +30,7 @@ static void read_task(void *vctx, size_t j, int wid)
     vsg_worker *w = &c->e->workers[wid];
     vsg_read_result rr;
     char msg[512];
-    int known = c->known_valid && c->known_valid[j];
+    int known = c->known_valid && c->known_valid[j] ? VSG_READ_KNOWN_VALID : 0;
     vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, known, c->method->wkb[j],
                                       c->method->size ? c->method->size[j] : 0, NULL, "method",
                                       (int64_t)j, &rr, msg, sizeof msg);
@@ -136,7 +136,7 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     c.method = method;
     c.idx = idx;
     c.known_valid = NULL;
-    vsg_status st = e->valid_screen ? e->valid_screen(e, method, &c.known_valid) : VSG_OK;
+    vsg_status st = e->valid_screen ? e->valid_screen(e, method, 0, &c.known_valid) : VSG_OK;
     if (st != VSG_OK) {
         vsg_method_index_destroy(idx);
         return st;

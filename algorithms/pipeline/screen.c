@@ -25,7 +25,10 @@
  * 2026-11-26): screening every row of 8-11 M vertices of counties
  * (about 20 vertices a row) cost 0.09-0.15 s and spared GEOS 0.10-0.15 s;
  * screening the tiled NYC boroughs (about 15,000 vertices a row) cost
- * 0.10-0.12 s and spared 0.22-0.26 s. */
+ * 0.10-0.12 s and spared 0.22-0.26 s. Where the reader defers the parse
+ * of what passes (a dissolve: spares_parse), the screen spares GEOS's
+ * parse too, most of the read's cost: then rows of every size are
+ * screened once they add up to SCREEN_MIN_BYTES. */
 #define SCREEN_ROW_BYTES ((size_t)16 << 10)
 #define SCREEN_MIN_BYTES ((size_t)1 << 20)
 
@@ -61,15 +64,16 @@ done:
 }
 
 /* The rows to screen (*idx, *m of them; NULL when none is worth it). */
-static vsg_status pick_rows(const vsg_engine *e, const vsg_wkb_array *in, size_t **idx,
-                            size_t *m)
+static vsg_status pick_rows(const vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
+                            size_t **idx, size_t *m)
 {
     size_t n = in->count, k = 0, bytes = 0;
     int all = e->opts.valid_screen == 2;
+    size_t row_min = spares_parse ? 1 : SCREEN_ROW_BYTES;
     *idx = NULL;
     *m = 0;
     for (size_t i = 0; i < n; i++)
-        if (all || row_bytes(in, i) >= SCREEN_ROW_BYTES) {
+        if (all || row_bytes(in, i) >= row_min) {
             k++;
             bytes += row_bytes(in, i);
         }
@@ -79,19 +83,19 @@ static vsg_status pick_rows(const vsg_engine *e, const vsg_wkb_array *in, size_t
     if (!*idx)
         return VSG_ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
-        if (all || row_bytes(in, i) >= SCREEN_ROW_BYTES)
+        if (all || row_bytes(in, i) >= row_min)
             (*idx)[(*m)++] = i;
     return VSG_OK;
 }
 
-vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
+vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                      uint8_t **known_valid)
 {
     *known_valid = NULL;
     size_t n = in->count, m = 0, *idx = NULL;
     if (!e->opts.gpu.enabled || e->opts.valid_screen == 0 || n == 0)
         return VSG_OK;   /* the CPU engine, or no screen asked for */
-    vsg_status st = pick_rows(e, in, &idx, &m);
+    vsg_status st = pick_rows(e, in, spares_parse, &idx, &m);
     if (st != VSG_OK || !idx)
         return st == VSG_OK ? VSG_OK : vsg_gpu_give_up(e, st, "validity screen");
     vsg_exec *x = vsg_gpu_acquire(e, &st);

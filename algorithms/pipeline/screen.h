@@ -13,8 +13,10 @@
  * row i is a (Multi)Polygon GEOS's IsValid accepts, 0 where GEOS must
  * decide. *known_valid is NULL when the statement has no GPU backend, or
  * the screen failed in AUTO (noted: the reader checks every row). Fails
- * only under strict GPU mode (the pipeline's failure rule). */
-vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in,
+ * only under strict GPU mode (the pipeline's failure rule). spares_parse:
+ * the reader will not parse what passes (a dissolve's members), so by
+ * default rows of every size are screened, not only large ones. */
+vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                      uint8_t **known_valid);
 
 #endif

@@ -147,19 +147,65 @@ def test_same_answer_as_geos_alone(tmp_path, cases, op, policy):
 
 
 def test_default_screens_large_rows_on_cuda(tmp_path, counties_gpkg, nybb_gpkg):
-    """AUTO screens only on CUDA, and only rows of at least 16 KiB of WKB
-    adding up to 1 MiB: the boroughs (about 15,000 vertices each), never
-    the counties (none reaches 1,000 vertices)."""
+    """AUTO screens only on CUDA. An overlay screens only rows of at least
+    16 KiB of WKB adding up to 1 MiB: the boroughs (about 15,000 vertices
+    each), never the counties (none reaches 1,000 vertices). A dissolve,
+    whose reader then leaves what passes unparsed, screens rows of every
+    size once they add up to 1 MiB: the counties too."""
+    sql = "SELECT * FROM ST_Intersection(counties, states)"
+    _, screened = _run(tmp_path, counties_gpkg, sql, "AUTO")
+    # none of the counties; at most the largest states
+    assert all(s["rows_in"] < 56 for s in screened), screened
     sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
     _, screened = _run(tmp_path, counties_gpkg, sql, "AUTO")
-    assert not screened, screened
+    if BACKEND == "CUDA":
+        assert [s["rows_in"] for s in screened] == [3231], screened
+    else:
+        assert not screened, screened
     got, screened = _run(tmp_path, nybb_gpkg, "SELECT ST_Union(geom) AS geom FROM nybb", "AUTO")
     ref, _ = _run(tmp_path, nybb_gpkg, "SELECT ST_Union(geom) AS geom FROM nybb", "NO")
     _same(got, ref, "nybb")
     if BACKEND == "CUDA":
+        # 5 boroughs: under 1 MiB of WKB, but large rows
         assert [(s["rows_in"], s["rows_out"]) for s in screened] == [(5, 5)], screened
     else:
         assert not screened, screened
+
+
+def _stage(stages, name):
+    return [s for s in stages if s["stage"] == name]
+
+
+@pytest.mark.parametrize("coverage", ["YES", "NO"])
+def test_dissolve_parses_only_what_geos_unions(tmp_path, counties_gpkg, coverage):
+    """A dissolve's reader leaves the members the screen proves valid
+    unparsed: GEOS parses only the neighbours of repaired members (before
+    the group union, which may union those with GEOS) and the members of
+    the groups the group union does not settle (all of them when the
+    coverage union is off). The answer, counters and warnings are those
+    of the statement without the screen."""
+    sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
+    cfg = {"VSGPU_COVERAGE_UNION": coverage}
+    trace = tmp_path / "trace.json"
+    cfg.update(GPU, VSGPU_VALID_SCREEN="YES", VSGPU_PROFILE=str(trace))
+    got = vu.run_vsgpu(counties_gpkg, sql, config=cfg)
+    stages = json.loads(trace.read_text())["stages"]
+    cfg["VSGPU_VALID_SCREEN"] = "NO"
+    ref = vu.run_vsgpu(counties_gpkg, sql, config=cfg)
+    _same(got, ref, "counties by state, coverage union %s" % coverage)
+    screen = _stage(stages, "valid_screen")
+    parsed = _stage(stages, "parse_deferred")
+    passed = sum(s["rows_out"] for s in screen)
+    assert passed > 3000, screen
+    # (the trace sums the stage's two calls: rows in, the rows deferred
+    # at each; out, those parsed)
+    n_parsed = sum(s["rows_out"] for s in parsed)
+    if coverage == "YES":
+        # the repairs' neighbours only: a few percent
+        assert 0 < n_parsed < 0.1 * passed, parsed
+    else:
+        # every row that passed but the empty one, which the reader settles
+        assert n_parsed == passed - 1, parsed
 
 
 @pytest.mark.parametrize("name,sql", [
