@@ -417,6 +417,11 @@ class WkbBatch
     /* Appends WKB as it is (the caller vouches that it is what Add would
      * write for its geometry). */
     void AddBytes(const unsigned char *wkb, size_t n);
+    /* The same without copying: the bytes stay where they are, and the
+     * caller has handed their owner to Hold. */
+    void AddBorrowed(const unsigned char *wkb, size_t n);
+    /* Keeps owner (of bytes given to AddBorrowed) alive until Clear. */
+    void Hold(std::shared_ptr<void> owner);
     /* Replaces entry i (a null so far) with geom, as Add writes it. */
     bool Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized);
     /* Exports geom (linearised first if it has curves) as ISO WKB.
@@ -447,6 +452,7 @@ class WkbBatch
     void Commit(const unsigned char *p, size_t n);
 
     std::vector<Block> m_blocks; /* kept by Clear, for the next batch */
+    std::vector<std::shared_ptr<void>> m_held; /* borrowed bytes' owners */
     size_t m_cur = 0;            /* the block Room writes into        */
     std::vector<const unsigned char *> m_ptrs; /* per entry; NULL: null */
     std::vector<size_t> m_sizes;
@@ -475,11 +481,16 @@ struct SourceBatch
     }
 };
 
+/* What a read's visit says of a row it has seen: < 0 stops the read as
+ * failed (the visit has emitted why), 0 goes on without keeping the row's
+ * fields, > 0 goes on and keeps them (where the read keeps fields). */
+using RowVisit = std::function<int(const OGRFeature &)>;
+
 /* Reads up to max_rows more features of src into *batch (appending), and
  * stops after the feature that brings the batch's WKB to max_bytes or
- * more; keep_fields: keep each feature's fields.
- * visit (optional) sees each feature before it is kept; returning false
- * stops the read as failed (it has emitted why). Sets batch->at_end when
+ * more; keep_fields: keep the features' fields (every feature's, or, with
+ * a visit, those it asks for; the others' entries in feats are null).
+ * visit (optional) sees each feature before it is kept (RowVisit). Sets batch->at_end when
  * the source is exhausted. Returns false on a read error (CE_Failure
  * emitted) or when visit stopped it. Counts what it did in *counts
  * (curves linearised, method geometries reprojected or not, geometries the
@@ -489,23 +500,20 @@ struct SourceBatch
  * (src.strict_read), a CE_Failure naming the FID. */
 bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
                      SourceBatch *batch, DriverCounts *counts,
-                     const std::function<bool(const OGRFeature &)> &visit =
-                         nullptr,
-                     size_t max_bytes = SIZE_MAX);
+                     const RowVisit &visit = nullptr, size_t max_bytes = SIZE_MAX);
 
 /* Every row of src (after PrepareSource), as ReadSourceBatch(src,
  * SIZE_MAX, ...) reads them: through the layer's Arrow stream where it
  * can be (ReadSourceArrow), else as features. */
 bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
-                     DriverCounts *counts,
-                     const std::function<bool(const OGRFeature &)> &visit = nullptr);
+                     DriverCounts *counts, const RowVisit &visit = nullptr);
 
 /* Every row of src through its Arrow stream (ogrvsgpuarrowsource.cpp), as
  * ReadSourceBatch(src, SIZE_MAX, ...) would read them: 1 read, 0 not taken
  * (nothing read: the caller reads features), -1 failed (CE_Failure
  * emitted, or visit stopped it). Call after PrepareSource. */
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
-                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit);
+                    DriverCounts *counts, const RowVisit &visit);
 
 /* Whether the source driver reported a failure since the error counter
  * read `before` (how a driver says it could not decode a geometry). */
@@ -827,9 +835,11 @@ class OGRVSGPUDissolveLayer final : public OGRVSGPUResultLayer
     static int CompareValue(const KeyValue &a, const KeyValue &b);
     static uint64_t HashKey(const std::vector<KeyValue> &kv);
     static bool HasNaN(const std::vector<KeyValue> &kv);
-    static bool GroupRows(const std::vector<std::vector<KeyValue>> &keys,
-                          std::vector<size_t> *rep_rows,
-                          std::vector<int64_t> *group_of);
+    static void GroupRows(const std::vector<std::vector<KeyValue>> &keys,
+                          const std::vector<size_t> &first, const std::vector<size_t> &id,
+                          std::vector<size_t> *rep_rows, std::vector<int64_t> *group_of);
+    /* Whether a key can be NaN (a column of reals). */
+    bool KeysMayBeNaN() const;
     KeyValue Evaluate(const vsgpu::GroupKey &key, const OGRFeature &f) const;
 
   protected:

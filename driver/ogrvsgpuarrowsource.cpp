@@ -10,7 +10,8 @@
  * ogrvsgpusource.cpp): the same FIDs, fields (geometry removed), WKB and
  * counts. Plain geometries (little-endian 2D Polygon or MultiPolygon whose
  * structure checks out to the last byte: what the feature path's ISO
- * export writes for them) are copied as they are; any other WKB goes
+ * export writes for them) are taken as they are, without a copy (the
+ * batch keeps the record batches they lie in); any other WKB goes
  * through OGR (parse, linearise curves, export) as on the feature path;
  * a null, or WKB that OGR cannot parse, is read again after the stream as
  * the feature path reads it (GetFeature: the driver's failure, counted as
@@ -230,18 +231,25 @@ void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t
     }
 }
 
-/* Row `row` of the batch into the caller's batch: fields, FID, WKB. */
+/* Row `row` of the batch into the caller's batch: fields, FID, WKB. A
+ * plain geometry's WKB is borrowed from the record batch, which the
+ * caller has handed to batch->wkb.Hold. The fields are read into *scratch,
+ * one feature for every row whose fields are not kept; a kept row takes
+ * it, and the next row gets a new one (a feature per row is most of what
+ * reading a layer of small rows costs). */
 bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *batch,
-             DriverCounts *counts, bool keep_fields,
-             const std::function<bool(const OGRFeature &)> &visit,
-             std::vector<size_t> *deferred)
+             DriverCounts *counts, bool keep_fields, const RowVisit &visit,
+             std::unique_ptr<OGRFeature> *scratch, std::vector<size_t> *deferred)
 {
-    auto f = std::make_unique<OGRFeature>(defn);
+    if (!*scratch)
+        scratch->reset(new OGRFeature(defn));
+    OGRFeature *f = scratch->get();
     const GIntBig fid = static_cast<const int64_t *>(c.fid->buffers[1])[row + c.fid->offset];
     f->SetFID(fid);
-    for (int i = 0; i < defn->GetFieldCount(); ++i)
-        SetField(f.get(), i, defn->GetFieldDefn(i)->GetType(), c.field[static_cast<size_t>(i)],
-                 row);
+    if (keep_fields || visit)
+        for (int i = 0; i < defn->GetFieldCount(); ++i)
+            SetField(f, i, defn->GetFieldDefn(i)->GetType(), c.field[static_cast<size_t>(i)],
+                     row);
     /* a null, or WKB OGR cannot parse: the feature path's own reading of
      * that feature decides (after the stream: *deferred) */
     bool defer = IsNull(c.geom, row);
@@ -253,7 +261,7 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
         const size_t n = static_cast<size_t>(off[j + 1] - off[j]);
         OGRGeometry *g = nullptr;
         if (PlainPolygonal(w, n))
-            batch->wkb.AddBytes(w, n);
+            batch->wkb.AddBorrowed(w, n);
         else if (ParseQuietly(w, n, &g))
         {
             std::unique_ptr<OGRGeometry> own(g);
@@ -271,11 +279,12 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
         deferred->push_back(batch->wkb.Count());
         batch->wkb.AddNull();
     }
-    if (visit && !visit(*f))
+    const int seen = visit ? visit(*f) : 1;
+    if (seen < 0)
         return false;   /* stopped by the caller (progress cancelled) */
     batch->fids.push_back(fid);
     if (keep_fields)
-        batch->feats.push_back(std::move(f));
+        batch->feats.push_back(seen > 0 ? std::move(*scratch) : nullptr);
     return true;
 }
 
@@ -297,7 +306,7 @@ bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts 
 }  // namespace
 
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
-                    DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit)
+                    DriverCounts *counts, const RowVisit &visit)
 {
     if (!Eligible(src))
         return 0;
@@ -316,6 +325,7 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
     bool first = true;
     std::vector<size_t> deferred; /* batch entries the feature path reads */
     std::vector<Said> said;       /* by the driver, while filling batches */
+    std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
     if (stream.get_schema(&stream, &schema) != 0)
         result = 0;
     while (result == 1)
@@ -349,13 +359,21 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
             break;
         }
         first = false;
-        for (int64_t r = 0; r < arr.length; ++r)
-            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &deferred))
+        /* the batch keeps the record batch: its rows' WKB is borrowed */
+        std::shared_ptr<ArrowArray> held(new ArrowArray(arr), [](ArrowArray *a)
+                                         {
+                                             if (a->release)
+                                                 a->release(a);
+                                             delete a;
+                                         });
+        arr.release = nullptr; /* moved */
+        batch->wkb.Hold(held);
+        for (int64_t r = 0; r < held->length; ++r)
+            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &scratch, &deferred))
             {
                 result = -1;
                 break;
             }
-        arr.release(&arr);
     }
     if (schema.release)
         schema.release(&schema);

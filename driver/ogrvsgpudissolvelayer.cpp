@@ -218,38 +218,17 @@ bool OGRVSGPUDissolveLayer::HasNaN(const std::vector<KeyValue> &kv)
 
 /* Rows into groups in sorted key order: group_of[row], and per group its
  * first row (in input order), which gives the group its key and fields.
- * Rows are hashed to their distinct key in one pass and only the distinct
- * keys are sorted (n hashes and G log G comparisons, not n log n key
- * comparisons). A NaN key, which compares equal to every number, has no
- * consistent hash: false, and the caller sorts the rows instead. */
-bool OGRVSGPUDissolveLayer::GroupRows(
-    const std::vector<std::vector<KeyValue>> &keys,
-    std::vector<size_t> *rep_rows, std::vector<int64_t> *group_of)
+ * The rows were hashed to their distinct key as they were read (first:
+ * each distinct key's first row; id: each row's distinct key), so only
+ * the distinct keys are sorted here (n hashes and G log G comparisons, not
+ * n log n key comparisons). */
+void OGRVSGPUDissolveLayer::GroupRows(const std::vector<std::vector<KeyValue>> &keys,
+                                      const std::vector<size_t> &first,
+                                      const std::vector<size_t> &id,
+                                      std::vector<size_t> *rep_rows,
+                                      std::vector<int64_t> *group_of)
 {
     const size_t n = keys.size();
-    std::unordered_map<uint64_t, std::vector<size_t>> buckets;
-    std::vector<size_t> first; /* distinct key -> its first row */
-    std::vector<size_t> id(n);
-    for (size_t i = 0; i < n; ++i)
-    {
-        if (HasNaN(keys[i]))
-            return false;
-        std::vector<size_t> &b = buckets[HashKey(keys[i])];
-        size_t k = SIZE_MAX;
-        for (size_t c : b)
-            if (CompareKeys(keys[first[c]], keys[i]) == 0)
-            {
-                k = c;
-                break;
-            }
-        if (k == SIZE_MAX)
-        {
-            k = first.size();
-            first.push_back(i);
-            b.push_back(k);
-        }
-        id[i] = k;
-    }
     std::vector<size_t> order(first.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b)
@@ -264,7 +243,16 @@ bool OGRVSGPUDissolveLayer::GroupRows(
     group_of->resize(n);
     for (size_t i = 0; i < n; ++i)
         (*group_of)[i] = rank[id[i]];
-    return true;
+}
+
+bool OGRVSGPUDissolveLayer::KeysMayBeNaN() const
+{
+    OGRFeatureDefn *defn = m_plan->input.layer->GetLayerDefn();
+    for (const vsgpu::GroupKey &key : m_plan->keys)
+        if (key.kind == vsgpu::KeyKind::Column &&
+            defn->GetFieldDefn(key.field)->GetType() == OFTReal)
+            return true;
+    return false;
 }
 
 /* Progress phases, as fractions of the stream: reading the input (by
@@ -301,19 +289,53 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
         return false;
     const GIntBig input_total = CountInputForProgress();
 
-    /* Read: key values, fields and WKB of every feature. */
+    /* Read: key values and WKB of every feature, each row hashed to its
+     * distinct key; only each distinct key's first row keeps its fields
+     * (they give the group its key fields: BuildFeature). A NaN key, which
+     * compares equal to every number, has no consistent hash: where a key
+     * can be NaN (a column of reals) every row keeps its fields, and once
+     * one is NaN the rows are sorted instead (below). */
     double t0 = vsg_now_s();
     vsgpu::SourceBatch batch;
     std::vector<std::vector<KeyValue>> keys;
-    const auto visit = [&](const OGRFeature &f)
+    std::unordered_map<uint64_t, std::vector<size_t>> buckets;
+    std::vector<size_t> first; /* distinct key -> its first row */
+    std::vector<size_t> id;    /* row -> its distinct key        */
+    const bool may_nan = KeysMayBeNaN();
+    bool nan = false;
+    const auto visit = [&](const OGRFeature &f) -> int
     {
         std::vector<KeyValue> kv;
         kv.reserve(m_plan->keys.size());
         for (const vsgpu::GroupKey &key : m_plan->keys)
             kv.push_back(Evaluate(key, f));
+        int keep = 1;
+        nan = nan || HasNaN(kv);
+        if (!nan)
+        {
+            std::vector<size_t> &b = buckets[HashKey(kv)];
+            size_t k = SIZE_MAX;
+            for (size_t c : b)
+                if (CompareKeys(keys[first[c]], kv) == 0)
+                {
+                    k = c;
+                    break;
+                }
+            if (k == SIZE_MAX)
+            {
+                k = first.size();
+                first.push_back(keys.size());
+                b.push_back(k);
+            }
+            else if (!may_nan)
+                keep = 0;
+            id.push_back(k);
+        }
         keys.push_back(std::move(kv));
         return ReportProgress(vsgpu::PhaseFraction(
-            0, kReadEnd, static_cast<GIntBig>(keys.size()), input_total));
+                   0, kReadEnd, static_cast<GIntBig>(keys.size()), input_total))
+                   ? keep
+                   : -1;
     };
     if (!vsgpu::ReadWholeSource(input, true, &batch, &m_counts, visit))
         return false;
@@ -330,7 +352,10 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
     t0 = vsg_now_s();
     std::vector<int64_t> group_of;
     std::vector<size_t> rep_rows;
-    if (!GroupRows(keys, &rep_rows, &group_of))
+    buckets.clear();
+    if (!nan)
+        GroupRows(keys, first, id, &rep_rows, &group_of);
+    else
     {
         /* NaN keys: the stable sort of the rows, as SQLite orders them */
         std::vector<size_t> order(n);
@@ -352,6 +377,13 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
         ++m_group_count[group_of[i]];
     for (size_t i : rep_rows)
     {
+        if (!feats[i])   /* a group's first row always keeps its fields */
+        {
+            CPLError(CE_Failure, CPLE_AppDefined,
+                     "VSGPU: ST_Union: internal error: no fields for group key row %u",
+                     static_cast<unsigned>(i));
+            return false;
+        }
         m_group_keys.push_back(std::move(keys[i]));
         m_group_rep.push_back(std::move(feats[i]));
     }

@@ -23,6 +23,7 @@ void WkbBatch::Clear()
     for (Block &b : m_blocks)
         b.used = 0;
     m_cur = 0;
+    m_held.clear();
     m_ptrs.clear();
     m_sizes.clear();
     m_bytes = 0;
@@ -70,6 +71,18 @@ bool WkbBatch::Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized
     m_ptrs.pop_back();
     m_sizes.pop_back();
     return true;
+}
+
+void WkbBatch::AddBorrowed(const unsigned char *wkb, size_t n)
+{
+    m_ptrs.push_back(n ? wkb : nullptr);
+    m_sizes.push_back(n);
+    m_bytes += n;
+}
+
+void WkbBatch::Hold(std::shared_ptr<void> owner)
+{
+    m_held.push_back(std::move(owner));
 }
 
 void WkbBatch::AddNull()
@@ -197,8 +210,7 @@ static bool ReadSourceFeature(const Source &src, std::unique_ptr<OGRFeature> *fe
 }
 
 bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
-                     SourceBatch *batch, DriverCounts *counts,
-                     const std::function<bool(const OGRFeature &)> &visit,
+                     SourceBatch *batch, DriverCounts *counts, const RowVisit &visit,
                      size_t max_bytes)
 {
     batch->at_end = false;
@@ -211,17 +223,18 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
             batch->at_end = !error;
             return !error;
         }
-        if (visit && !visit(*f))
+        const int seen = visit ? visit(*f) : 1;
+        if (seen < 0)
             return false;
         batch->fids.push_back(f->GetFID());
         if (keep_fields)
-            batch->feats.push_back(std::move(f));
+            batch->feats.push_back(seen > 0 ? std::move(f) : nullptr);
     }
     return true;
 }
 
 bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
-                     DriverCounts *counts, const std::function<bool(const OGRFeature &)> &visit)
+                     DriverCounts *counts, const RowVisit &visit)
 {
     const int arrow = ReadSourceArrow(src, keep_fields, batch, counts, visit);
     if (arrow != 0)

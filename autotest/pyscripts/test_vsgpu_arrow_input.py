@@ -170,3 +170,30 @@ def test_filters_read_as_features(counties_gpkg):
     sql = ("SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties "
            "WHERE id LIKE '06%' GROUP BY st")
     assert not _same(counties_gpkg, sql)
+
+
+@pytest.mark.parametrize("keys,group", [("i", "i"), ("s", "s"), ("r", "r"), ("i, s", "i, s"),
+                                        ("substr(s, 1, 2) AS p", "p"), ("s, r", "s, r")])
+def test_group_keys_from_each_groups_first_row(vsimem_dir, keys, group):
+    """Each group's key fields come from its first row: the Arrow reader
+    keeps the fields of each distinct key's first row only (and every
+    row's where a key is a column of reals, whose NaN compares equal to
+    every number), the feature path every row's. Many rows a group, keys
+    of every kind, NULL keys, integer and real keys that compare equal."""
+    rows = []
+    for n in range(120):
+        x, y = n % 12, n // 12
+        wkt = "POLYGON((%d %d,%d %d,%d %d,%d %d,%d %d))" % (
+            x, y, x, y + 1, x + 1, y + 1, x + 1, y, x, y)
+        rows.append((wkt, {"i": None if n % 17 == 0 else n % 4,
+                           "s": None if n % 13 == 0 else "k%d-%d" % (n % 3, n % 2),
+                           "r": None if n % 11 == 0 else float(n % 5) / 2}))
+    path = vsimem_dir + "/keys.gpkg"
+    vu.create_gpkg(path, {"t": dict(geom_type=ogr.wkbPolygon,
+                                    fields=[("i", ogr.OFTInteger), ("s", ogr.OFTString),
+                                            ("r", ogr.OFTReal)], rows=rows)})
+    sql = "SELECT %s, ST_Union(geom) AS geom, count(*) AS n FROM t GROUP BY %s" % (keys, group)
+    assert _same(path, sql)
+    res = _run(path, sql, True)
+    assert res["features"] is not None, res["errors"].errors
+    assert sum(f.fields["n"] for f in res["features"]) == 120
