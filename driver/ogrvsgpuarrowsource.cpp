@@ -315,6 +315,10 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
     ArrowArrayStream stream;
     memset(&stream, 0, sizeof stream);
     char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
+    /* rows per record batch (the driver's default otherwise): tests take
+     * small batches, so that many are held at once */
+    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
+        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
     const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
     CSLDestroy(opts);
     if (!opened)
@@ -326,6 +330,7 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
     std::vector<size_t> deferred; /* batch entries the feature path reads */
     std::vector<Said> said;       /* by the driver, while filling batches */
     std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
+    int n_batches = 0;
     if (stream.get_schema(&stream, &schema) != 0)
         result = 0;
     while (result == 1)
@@ -359,6 +364,7 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
             break;
         }
         first = false;
+        ++n_batches;
         /* the batch keeps the record batch: its rows' WKB is borrowed */
         std::shared_ptr<ArrowArray> held(new ArrowArray(arr), [](ArrowArray *a)
                                          {
@@ -386,10 +392,11 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
     if (result == 0)
         batch->wkb.Clear();
     batch->at_end = result == 1;
-    CPLDebug(VSGPU_DEBUG, "layer '%s' %s", src.name.c_str(),
+    CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%d record batches)", src.name.c_str(),
              result == 1  ? "read through its Arrow stream"
              : result < 0 ? "read through its Arrow stream: failed"
-                          : "not read through an Arrow stream: read as features");
+                          : "not read through an Arrow stream: read as features",
+             n_batches);
     return result;
 }
 

@@ -197,3 +197,19 @@ def test_group_keys_from_each_groups_first_row(vsimem_dir, keys, group):
     res = _run(path, sql, True)
     assert res["features"] is not None, res["errors"].errors
     assert sum(f.fields["n"] for f in res["features"]) == 120
+
+
+def test_many_record_batches_held_at_once(counties_gpkg):
+    """The reader borrows each plain geometry's WKB from its record batch
+    and holds every batch until the statement is done: with 100 rows a
+    batch (VSGPU_ARROW_BATCH_ROWS), 33 batches of counties, the answer is
+    the feature path's and the one-batch read's."""
+    sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
+    assert _same(counties_gpkg, sql, {"VSGPU_ARROW_BATCH_ROWS": "100"})
+    small = _run(counties_gpkg, sql, True, {"VSGPU_ARROW_BATCH_ROWS": "100"})
+    whole = _run(counties_gpkg, sql, True)
+    said = " ".join(_messages(small, gdal.CE_Debug))
+    assert "read through its Arrow stream (33 record batches)" in said, said[-500:]
+    assert len(small["features"]) == len(whole["features"]) == 56
+    for a, b in zip(small["features"], whole["features"]):
+        assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
