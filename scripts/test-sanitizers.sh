@@ -20,13 +20,34 @@ for t in "$build"/autotest/test_*; do
 done
 
 preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-log=$(mktemp)
-# Python itself leaks by design at exit: leak checking off in the host.
-LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  GDAL_DRIVER_PATH="$build/gdalplugins" VSGPU_BUILD_DIR="$build" \
-  /usr/bin/python3 -m pytest -q -s -p no:cacheprovider "$here/autotest/pyscripts" 2>&1 | tee "$log" | tail -3
-if grep -qE "runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log"; then
-  echo "sanitizer reports:"; grep -E -A5 "runtime error|ERROR: (Address|Leak)Sanitizer" "$log" | head -60
-  exit 1
-fi
-grep -qE "[0-9]+ passed" "$log" && ! grep -qE "[0-9]+ failed|[0-9]+ error" "$log"
+# Two pytest processes side by side, as ctest runs the suite: the fault
+# sweeps (two children at a time) and the rest (mostly one process at a
+# time), each with its own base folder and log.
+faults="$here/autotest/pyscripts/test_vsgpu_faults.py"
+log_main=$(mktemp)
+log_faults=$(mktemp)
+run_pytest() {   # log, pytest arguments...
+  local log=$1
+  shift
+  # Python itself leaks by design at exit: leak checking off in the host.
+  LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    GDAL_DRIVER_PATH="$build/gdalplugins" VSGPU_BUILD_DIR="$build" \
+    /usr/bin/python3 -m pytest -q -s -p no:cacheprovider "$@" > "$log" 2>&1 || true
+}
+run_pytest "$log_faults" --basetemp="$build/pytest-faults" "$faults" &
+faults_pid=$!
+run_pytest "$log_main" --basetemp="$build/pytest-main" --ignore="$faults" "$here/autotest/pyscripts"
+wait "$faults_pid"
+ok=1
+for log in "$log_main" "$log_faults"; do
+  tail -3 "$log"
+  if grep -qE "runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log"; then
+    echo "sanitizer reports:"; grep -E -A5 "runtime error|ERROR: (Address|Leak)Sanitizer" "$log" | head -60
+    ok=0
+  fi
+  if ! grep -qE "[0-9]+ passed" "$log" || grep -qE "[0-9]+ failed|[0-9]+ error" "$log"; then
+    grep -E "^(FAILED|ERROR) " "$log" | head -20
+    ok=0
+  fi
+done
+[ "$ok" = 1 ]
