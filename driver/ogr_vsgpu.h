@@ -414,11 +414,9 @@ class WkbBatch
   public:
     void Clear();
     void AddNull();
-    /* Appends WKB as it is (the caller vouches that it is what Add would
-     * write for its geometry). */
-    void AddBytes(const unsigned char *wkb, size_t n);
-    /* The same without copying: the bytes stay where they are, and the
-     * caller has handed their owner to Hold. */
+    /* Appends WKB as it is, without copying it (the caller vouches that it
+     * is what Add would write for its geometry, and has handed the bytes'
+     * owner to Hold). */
     void AddBorrowed(const unsigned char *wkb, size_t n);
     /* Keeps owner (of bytes given to AddBorrowed) alive until Clear. */
     void Hold(std::shared_ptr<void> owner);

@@ -48,17 +48,7 @@ unsigned char *WkbBatch::Room(size_t n)
 void WkbBatch::Commit(const unsigned char *p, size_t n)
 {
     m_blocks[m_cur].used += n;
-    m_ptrs.push_back(n ? p : nullptr);
-    m_sizes.push_back(n);
-    m_bytes += n;
-}
-
-void WkbBatch::AddBytes(const unsigned char *wkb, size_t n)
-{
-    unsigned char *p = Room(n);
-    if (n)
-        memcpy(p, wkb, n);
-    Commit(p, n);
+    AddBorrowed(p, n);   /* the bytes are in our own block */
 }
 
 bool WkbBatch::Set(size_t i, const OGRGeometry *geom, GIntBig *curves_linearized)

@@ -70,6 +70,36 @@ static vsg_status link_neighbours(dissolve_t *d, const unsigned char *aside, int
     return st;
 }
 
+vsg_status vsg_dissolve_near_marked(const dissolve_t *d, const unsigned char *marked,
+                                    unsigned char *want)
+{
+    size_t n = d->b.n;
+    if (!memchr(marked, 1, n)) {
+        memset(want, 0, n);
+        return VSG_OK;
+    }
+    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
+    vsg_strtree *t = NULL;
+    vsg_id_list hits = {0};
+    vsg_status st = boxes ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0; st == VSG_OK && i < n; i++)
+        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
+    if (st == VSG_OK)
+        st = vsg_strtree_build(boxes, marked, n, &t);
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        if (!want[i] || (st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
+            continue;
+        unsigned char meets = 0;
+        for (size_t k = 0; k < hits.n; k++)
+            meets |= d->group_of[hits.ids[k]] == d->group_of[i];
+        want[i] = meets;
+    }
+    vsg_strtree_destroy(t);
+    vsg_id_list_free(&hits);
+    free(boxes);
+    return st;
+}
+
 typedef struct {
     dissolve_t *d;
     vsg_clusters *c;

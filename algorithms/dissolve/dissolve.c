@@ -53,7 +53,6 @@
 #include "dissolve/dissolve_internal.h"
 #include "dissolve/group_union.h"
 #include "geometry/dimension.h"
-#include "index/strtree.h"
 
 /* ---- type filter --------------------------------------------------- */
 
@@ -165,29 +164,14 @@ static vsg_status parse_near_repairs(dissolve_t *d)
     size_t n = d->b.n;
     if (!has_deferred(d))
         return VSG_OK;
-    unsigned char *rep = vsg_calloc(n ? n : 1, 1), *want = vsg_calloc(n ? n : 1, 1);
-    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
-    vsg_strtree *t = NULL;
-    vsg_id_list hits = {0};
-    size_t n_rep = 0;
-    vsg_status st = rep && want && boxes ? VSG_OK : VSG_ERR_NOMEM;
+    unsigned char *rep = vsg_malloc(n ? n : 1), *want = vsg_malloc(n ? n : 1);
+    vsg_status st = rep && want ? VSG_OK : VSG_ERR_NOMEM;
     for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
-        n_rep += rep[i] = d->b.in[i].outcome == VSG_READ_GEOM && d->b.in[i].repaired;
+        rep[i] = d->b.in[i].outcome == VSG_READ_GEOM && d->b.in[i].repaired;
+        want[i] = (unsigned char)d->b.in[i].deferred;
     }
-    if (st == VSG_OK && n_rep > 0)
-        st = vsg_strtree_build(boxes, rep, n, &t);
-    for (size_t i = 0; st == VSG_OK && n_rep > 0 && i < n; i++) {
-        if (!d->b.in[i].deferred)
-            continue;
-        if ((st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
-            break;
-        for (size_t k = 0; k < hits.n; k++)
-            want[i] |= d->group_of[hits.ids[k]] == d->group_of[i];
-    }
-    vsg_strtree_destroy(t);
-    vsg_id_list_free(&hits);
-    free(boxes);
+    if (st == VSG_OK)
+        st = vsg_dissolve_near_marked(d, rep, want);
     free(rep);
     if (st != VSG_OK) {
         free(want);

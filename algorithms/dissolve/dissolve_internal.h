@@ -83,6 +83,14 @@ int vsg_dissolve_stopped(dissolve_t *d);
  * group is finished (the union stages are over). */
 vsg_status vsg_dissolve_checkpoint(dissolve_t *d, int all);
 
+/* The neighbours of marked rows: on entry want[i] names the rows asked
+ * about; on return want[i] = 1 only for those whose box meets the box of
+ * a row j with marked[j] in the same group (one STR tree over the marked
+ * rows' boxes; clusters.c). VSG_OK, or VSG_ERR_NOMEM for the caller to
+ * report. */
+vsg_status vsg_dissolve_near_marked(const dissolve_t *d, const unsigned char *marked,
+                                    unsigned char *want);
+
 /* The group union handed in (NULL: none) on the polygon groups; the
  * groups it settles are done (fast_groups.c). */
 vsg_status vsg_dissolve_fast_groups(dissolve_t *d, vsg_group_union_fn fast);

@@ -88,28 +88,20 @@ static vsg_status set_aside(dissolve_t *d, unsigned char *aside, const unsigned 
             GEOSWKBReader_destroy_r(d->b.e->workers[0].ctx, rd);
         return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
     }
-    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
-    unsigned char *rep = vsg_malloc(n ? n : 1);
-    vsg_strtree *t = NULL;
-    vsg_id_list hits = {0};
-    vsg_status st = boxes && rep ? VSG_OK : VSG_ERR_NOMEM;
+    unsigned char *rep = vsg_malloc(n ? n : 1), *near = vsg_malloc(n ? n : 1);
+    vsg_status st = rep && near ? VSG_OK : VSG_ERR_NOMEM;
     for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
-        rep[i] = aside[i] == 1 && redo[d->group_of[i]];
+        int redone = redo[d->group_of[i]] != 0;
+        rep[i] = aside[i] == 1 && redone;
+        near[i] = !aside[i] && redone && d->b.in[i].outcome == VSG_READ_GEOM;
     }
     if (st == VSG_OK)
-        st = vsg_strtree_build(boxes, rep, n, &t);
-    for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        if (aside[i] || !redo[d->group_of[i]] || d->b.in[i].outcome != VSG_READ_GEOM)
-            continue;
-        st = vsg_strtree_query(t, d->b.in[i].box, &hits);
-        for (size_t k = 0; st == VSG_OK && k < hits.n && !aside[i]; k++)
-            aside[i] = d->group_of[hits.ids[k]] == d->group_of[i] ? 2 : 0;
-    }
-    vsg_strtree_destroy(t);
-    vsg_id_list_free(&hits);
-    free(boxes);
+        st = vsg_dissolve_near_marked(d, rep, near);
+    for (size_t i = 0; st == VSG_OK && i < n; i++)
+        if (near[i])
+            aside[i] = 2;
     free(rep);
+    free(near);
     return st == VSG_OK ? VSG_OK : vsg_engine_fail(d->b.e, st, -1, -1, "out of memory");
 }
 
