@@ -2,7 +2,7 @@
  * launch_candidates.cu - the per-element steps of the candidate join on
  * the device (elements/filter/grid.h); stages/filter/candidates.c orchestrates them.
  * Every kernel is a grid-stride loop over one kind of item (b box, entry,
- * cell, a box, pair); the grid statistics are a two-level reduction whose
+ * cell, a box, item, chunk of an item's candidates, pair); the grid statistics are a two-level reduction whose
  * result stays in device memory.
  */
 #include "filter/launch_candidates.h"
@@ -84,28 +84,43 @@ __global__ void cell_starts(const uint64_t *ekeys, int64_t ne, int64_t slots, in
         start[c] = vsg_grid_lower_bound(ekeys, ne, (uint64_t)c);
 }
 
-__global__ void blocks(const vsg_grid *grid, const double *boxes_a, int64_t na, int64_t *blk)
+__global__ void items(const vsg_grid *grid, const double *boxes_a, int64_t na, int64_t *blk)
 {
     const vsg_grid gr = *grid;
     GRID_STRIDE(i, na)
-        blk[i] = vsg_grid_probe_blocks(&gr, boxes_a + 4 * i);
+        blk[i] = vsg_grid_row_items(&gr, boxes_a + 4 * i);
 }
 
-__global__ void probe(const vsg_grid *grid, const double *boxes_a, int64_t na,
-                      const int64_t *blk_off, int64_t n_items, const int64_t *cell_start,
-                      const double *ebox, const int64_t *eids, int bbits, int64_t *cnt,
-                      const int64_t *off, uint64_t *pkeys, int64_t *pb)
+__global__ void item_chunks(const vsg_grid *grid, const double *boxes_a, int64_t na,
+                            const int64_t *blk_off, int64_t ni, const int64_t *cell_start,
+                            int64_t *it_row, int64_t *nch)
 {
     const vsg_grid gr = *grid;
-    GRID_STRIDE(t, n_items) {
-        if (off && off[t + 1] == off[t])
-            continue;   // the fill pass: an item the count found no pair for
-        int64_t i = vsg_grid_item_row(blk_off, na, t);
-        int64_t n = vsg_grid_probe(&gr, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
-                                   eids, bbits, off ? off[t] : 0, off ? pkeys : nullptr,
-                                   off ? pb : nullptr, nullptr);
+    GRID_STRIDE(t, ni) {
+        int64_t i = vsg_grid_item_row(blk_off, na, t), cy, e0, e1, b0, b1;
+        it_row[t] = i;
+        nch[t] = vsg_grid_chunks(vsg_grid_item_runs(&gr, boxes_a + 4 * i, t - blk_off[i],
+                                                    cell_start, &cy, &e0, &e1, &b0, &b1));
+    }
+}
+
+/* one thread per chunk of an item's candidates (grid.h) */
+__global__ void probe(const vsg_grid *grid, const double *boxes_a, const int64_t *blk_off,
+                      const int64_t *it_row, int64_t ni, const int64_t *coff, int64_t nk,
+                      const int64_t *cell_start, const uint64_t *ekeys, const double *ebox,
+                      const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
+                      uint64_t *pkeys, int64_t *pb)
+{
+    const vsg_grid gr = *grid;
+    GRID_STRIDE(k, nk) {
+        if (off && off[k + 1] == off[k])
+            continue;   // the fill pass: a chunk the count found no pair in
+        int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t];
+        int64_t n = vsg_grid_probe_chunk(&gr, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
+                                         cell_start, ekeys, ebox, eids, bbits, off ? off[k] : 0,
+                                         off ? pkeys : nullptr, off ? pb : nullptr, nullptr);
         if (!off)
-            cnt[t] = n;
+            cnt[k] = n;
     }
 }
 
@@ -181,28 +196,46 @@ extern "C" vsg_status vsg_launch_cand_cells(vsg_gpu *g, const double *boxes_b,
     return VSG_OK;
 }
 
-extern "C" vsg_status vsg_launch_cand_blocks(vsg_gpu *g, const vsg_grid *grid,
-                                             const double *boxes_a, int64_t na, int64_t *blk)
+extern "C" vsg_status vsg_launch_cand_items(vsg_gpu *g, const vsg_grid *grid,
+                                            const double *boxes_a, int64_t na, int64_t *blk)
 {
     if (na <= 0)
         return VSG_OK;
-    blocks<<<vsg_gpu_blocks(g, na, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(grid, boxes_a, na,
-                                                                            blk);
+    items<<<vsg_gpu_blocks(g, na, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(grid, boxes_a, na,
+                                                                           blk);
+    VSG_CUDA_TRY(g, cudaGetLastError());
+    return VSG_OK;
+}
+
+extern "C" vsg_status vsg_launch_cand_item_chunks(vsg_gpu *g, const vsg_grid *grid,
+                                                  const double *boxes_a, int64_t na,
+                                                  const int64_t *blk_off, int64_t ni,
+                                                  const int64_t *cell_start, int64_t *it_row,
+                                                  int64_t *nch)
+{
+    if (ni <= 0)
+        return VSG_OK;
+    item_chunks<<<vsg_gpu_blocks(g, ni, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
+        grid, boxes_a, na, blk_off, ni, cell_start, it_row, nch);
     VSG_CUDA_TRY(g, cudaGetLastError());
     return VSG_OK;
 }
 
 extern "C" vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid,
                                             const double *boxes_a, int64_t na,
-                                            const int64_t *blk_off, int64_t n_items,
-                                            const int64_t *cell_start, const double *ebox,
-                                            const int64_t *eids, int bbits, int64_t *cnt,
-                                            const int64_t *off, uint64_t *pkeys, int64_t *pb)
+                                            const int64_t *blk_off, const int64_t *it_row,
+                                            int64_t ni, const int64_t *coff, int64_t nk,
+                                            const int64_t *cell_start, const uint64_t *ekeys,
+                                            const double *ebox, const int64_t *eids, int bbits,
+                                            int64_t *cnt, const int64_t *off, uint64_t *pkeys,
+                                            int64_t *pb)
 {
-    if (n_items <= 0)
+    (void)na;
+    if (nk <= 0)
         return VSG_OK;
-    probe<<<vsg_gpu_blocks(g, n_items, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
-        grid, boxes_a, na, blk_off, n_items, cell_start, ebox, eids, bbits, cnt, off, pkeys, pb);
+    probe<<<vsg_gpu_blocks(g, nk, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
+        grid, boxes_a, blk_off, it_row, ni, coff, nk, cell_start, ekeys, ebox, eids, bbits, cnt,
+        off, pkeys, pb);
     VSG_CUDA_TRY(g, cudaGetLastError());
     return VSG_OK;
 }

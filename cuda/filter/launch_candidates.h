@@ -30,17 +30,25 @@ vsg_status vsg_launch_cand_b_fill(vsg_gpu *g, const vsg_grid *grid, const double
 vsg_status vsg_launch_cand_cells(vsg_gpu *g, const double *boxes_b, const uint64_t *ekeys,
                                  const int64_t *eids, int64_t ne, int64_t slots, double *ebox,
                                  int64_t *cell_start);
-/* blk[i] = vsg_grid_probe_blocks of every a row. */
-vsg_status vsg_launch_cand_blocks(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
-                                  int64_t na, int64_t *blk);
-/* vsg_grid_probe for every probe item t (row vsg_grid_item_row(blk_off,
- * na, t)): off NULL: counts into cnt[t]; otherwise fills pkeys/pb from
- * off[t]. */
+/* blk[i] = vsg_grid_row_items of every a row. */
+vsg_status vsg_launch_cand_items(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
+                                 int64_t na, int64_t *blk);
+/* For every item t: it_row[t] = its row (vsg_grid_item_row(blk_off, na,
+ * t)), nch[t] = vsg_grid_chunks of its candidates (vsg_grid_item_runs). */
+vsg_status vsg_launch_cand_item_chunks(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
+                                       int64_t na, const int64_t *blk_off, int64_t ni,
+                                       const int64_t *cell_start, int64_t *it_row,
+                                       int64_t *nch);
+/* vsg_grid_probe_chunk for every chunk k (item vsg_grid_item_row(coff,
+ * ni, k)): off NULL: counts into cnt[k]; otherwise fills pkeys/pb from
+ * off[k]. */
 vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
-                                 int64_t na, const int64_t *blk_off, int64_t n_items,
-                                 const int64_t *cell_start, const double *ebox,
-                                 const int64_t *eids, int bbits, int64_t *cnt,
-                                 const int64_t *off, uint64_t *pkeys, int64_t *pb);
+                                 int64_t na, const int64_t *blk_off, const int64_t *it_row,
+                                 int64_t ni, const int64_t *coff, int64_t nk,
+                                 const int64_t *cell_start, const uint64_t *ekeys,
+                                 const double *ebox, const int64_t *eids, int bbits,
+                                 int64_t *cnt, const int64_t *off, uint64_t *pkeys,
+                                 int64_t *pb);
 /* pa[k] = pkeys[k] >> bbits. */
 vsg_status vsg_launch_cand_decode(vsg_gpu *g, const uint64_t *pkeys, int64_t n, int bbits,
                                   int64_t *pa);

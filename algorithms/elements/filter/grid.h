@@ -10,8 +10,10 @@
  *      a box that would cover more than VSG_GRID_BIG_CELLS cells, or has
  *      an infinite side, goes into one extra "big" cell that every a box
  *      scans, which bounds the replication.
- *   3  each a box visits its cells, in blocks of VSG_GRID_PROBE_CELLS (one
- *      probe item each, so a huge box does not serialise one thread); a
+ *   3  each a box visits its cells and tests the entries there: the CPU
+ *      engine's one-core join in blocks of VSG_GRID_PROBE_CELLS cells (the
+ *      probe), the device-shaped join in chunks of at most VSG_GRID_CHUNK
+ *      candidates (below, so that no thread's work depends on a box); a
  *      pair met in a cell is reported only in
  *      the cell holding the lower-left corner of the two boxes'
  *      intersection, so every pair comes out exactly once without a
@@ -269,6 +271,114 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
     }
     if (work)
         *work = visited;
+    return n;
+}
+
+/* ---- the device-shaped probe (stages/filter/candidates.c) ----
+ *
+ * The probe above gives one thread a box's cells and every entry in them
+ * (the CPU engine's one-core join): a thread may meet 2 entries and its
+ * neighbour thousands (a county's box over a grid of segment chunks), and
+ * a warp runs at the pace of its longest thread. The device-shaped join
+ * cuts the work into bounded chunks instead:
+ *
+ *   items   one per (a box, grid row of its cell range): the row's cells
+ *           are consecutive cell numbers, so their entries are ONE run of
+ *           the cell-sorted entries, [cell_start[first], cell_start[last
+ *           + 1]); a box's first item also holds the big cell's entries
+ *           (a second run)
+ *   chunks  an item's candidates (its runs) in pieces of at most
+ *           VSG_GRID_CHUNK, one thread each
+ *
+ * A chunk never crosses items: a small item (the segments of a coverage
+ * against themselves: a few entries each) is one chunk, as in the probe,
+ * and a large one is shared by many threads. (A walk of equal chunks
+ * across items, tried first, was slower on such small items: every
+ * thread entered several items; run L, docs/benchmarks.md.) A pair is
+ * reported in the cell of the intersection's lower-left corner, as in the
+ * probe (an entry's own cell is its sort key), so it comes out once; a
+ * row's pairs come out by grid row, by cell, then the big cell. */
+#define VSG_GRID_CHUNK 32
+
+/* Items of box a: one per grid row its cells span; 0 for a box that meets
+ * nothing. */
+VSG_HD int64_t vsg_grid_row_items(const vsg_grid *g, const double *a)
+{
+    if (!vsg_grid_box_valid(a))
+        return 0;
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
+    return cy1 - cy0 + 1;
+}
+
+/* The runs of item k of box a (k < vsg_grid_row_items): entries [*e0, *e1)
+ * of grid row *cy, then (k == 0 only) the big cell's [*b0, *b1). Returns
+ * the candidates, (*e1 - *e0) + (*b1 - *b0). */
+VSG_HD int64_t vsg_grid_item_runs(const vsg_grid *g, const double *a, int64_t k,
+                                  const int64_t *cell_start, int64_t *cy, int64_t *e0,
+                                  int64_t *e1, int64_t *b0, int64_t *b1)
+{
+    int64_t cx0, cy0, cx1, cy1;
+    vsg_grid_range(g, a, &cx0, &cy0, &cx1, &cy1);
+    *cy = cy0 + k;
+    *e0 = cell_start[*cy * g->gx + cx0];
+    *e1 = cell_start[*cy * g->gx + cx1 + 1];
+    *b0 = *b1 = 0;
+    if (k == 0) {
+        *b0 = cell_start[g->big];
+        *b1 = cell_start[g->big + 1];
+    }
+    return (*e1 - *e0) + (*b1 - *b0);
+}
+
+/* Chunks of an item of n candidates. */
+VSG_HD int64_t vsg_grid_chunks(int64_t n)
+{
+    return (n + VSG_GRID_CHUNK - 1) / VSG_GRID_CHUNK;
+}
+
+/* Tests part p of item k of box a (row i): its candidates [p *
+ * VSG_GRID_CHUNK, (p + 1) * VSG_GRID_CHUNK). Counts the pairs and, when
+ * pkeys is not NULL, writes pkeys[off + n] = (i << bbits) | j and
+ * pb[off + n] = j. *work (may be NULL) gets the candidates tested. */
+VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t i, int64_t k,
+                                    int64_t p, const int64_t *cell_start,
+                                    const uint64_t *ekeys, const double *ebox,
+                                    const int64_t *eid, int bbits, int64_t off,
+                                    uint64_t *pkeys, int64_t *pb, int64_t *work)
+{
+    int64_t cy, e0, e1, b0, b1;
+    int64_t len = vsg_grid_item_runs(g, a, k, cell_start, &cy, &e0, &e1, &b0, &b1);
+    int64_t r0 = p * VSG_GRID_CHUNK, r1 = r0 + VSG_GRID_CHUNK < len ? r0 + VSG_GRID_CHUNK : len;
+    int64_t n = 0, row_len = e1 - e0;
+    const int64_t row0 = cy * g->gx;
+    /* the row's run: positions [r0, min(r1, row_len)) */
+    for (int64_t e = e0 + r0; e < e0 + (r1 < row_len ? r1 : row_len); e++) {
+        const double *b = ebox + 4 * e;
+        if (!vsg_box_meets(a, b))
+            continue;
+        /* only in the cell of the intersection's low corner */
+        if (vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy ||
+            (uint64_t)(row0 + vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx)) != ekeys[e])
+            continue;
+        if (pkeys) {
+            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+            pb[off + n] = eid[e];
+        }
+        n++;
+    }
+    /* the big cell's run: positions [max(r0, row_len), r1) */
+    for (int64_t e = b0 + (r0 > row_len ? r0 - row_len : 0); e < b0 + (r1 - row_len); e++) {
+        if (!vsg_box_meets(a, ebox + 4 * e))
+            continue;
+        if (pkeys) {
+            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
+            pb[off + n] = eid[e];
+        }
+        n++;
+    }
+    if (work)
+        *work = r1 - r0;
     return n;
 }
 

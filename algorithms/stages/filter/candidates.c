@@ -5,16 +5,18 @@
  * A uniform-grid join over b (elements/filter/grid.h says why a grid and how the
  * pairs come out unique). The orchestrator is written once against
  * exec/exec.h; each per-element step is a host loop or a launcher of
- * cuda/launch_candidates.cu over the same element functions. Two scalar
- * reads size the two allocations that depend on the data (grid entries,
- * pairs); nothing else waits for the device.
+ * cuda/launch_candidates.cu over the same element functions. Four scalar
+ * reads size the allocations that depend on the data (grid entries,
+ * items, chunks of candidates, pairs); nothing else waits for the device.
  *
  *   Phase 1  statistics of b -> the grid (kept in backend memory)
  *   Phase 2  count b's entries, scan, fill (cell, j), sort by cell,
  *            gather the entries' boxes, find each cell's start
- *   Phase 3  each a row's probe items (blocks of its cells, so that no
- *            item's work grows with one box), scan; count each item's
- *            pairs, scan, fill keys (i << bbits | j)
+ *   Phase 3  each a row's items (one per grid row of its cells: one run
+ *            of the cell-sorted entries each), scan; each item cut into
+ *            chunks of at most VSG_GRID_CHUNK candidates, scan; one chunk
+ *            per thread, so no thread's work grows with a box or a cell:
+ *            count each chunk's pairs, scan, fill keys (i << bbits | j)
  *   Phase 4  sort the keys (a row's pairs come from several cells), unless
  *            the caller orders them itself or needs no order; decode
  *
@@ -103,46 +105,71 @@ static vsg_status step_cells(vsg_exec *x, const double *boxes_b, const uint64_t 
     return VSG_OK;
 }
 
-/* blk[i] = probe items of row i. */
-static vsg_status step_blocks(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
-                              int64_t na, int64_t *blk)
+/* blk[i] = items of row i (the grid rows its cells span). */
+static vsg_status step_items(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
+                             int64_t na, int64_t *blk)
 {
-    vsg_status launched = vsg_exec_launch(x, "candidates blocks");
+    vsg_status launched = vsg_exec_launch(x, "candidates items");
     if (launched != VSG_OK)
         return launched;
     if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_cand_blocks(vsg_exec_gpu(x), grid, boxes_a, na, blk));
+        GPU_OR(vsg_launch_cand_items(vsg_exec_gpu(x), grid, boxes_a, na, blk));
     for (int64_t i = 0; i < na; i++)
-        blk[i] = vsg_grid_probe_blocks(grid, boxes_a + 4 * i);
+        blk[i] = vsg_grid_row_items(grid, boxes_a + 4 * i);
     return VSG_OK;
 }
 
-/* One item per (a row, block of its cells), blk_off the rows' item
- * offsets: off NULL: cnt[t] = pairs of item t; else fill pkeys/pb from
- * off[t]. */
+/* it_row[t] = the row of item t, nch[t] = its chunks (its candidates: its
+ * row's run and, for a box's first item, the big cell's). */
+static vsg_status step_item_chunks(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
+                                   int64_t na, const int64_t *blk_off, int64_t ni,
+                                   const int64_t *cell_start, int64_t *it_row, int64_t *nch)
+{
+    vsg_status launched = vsg_exec_launch(x, "candidates chunks");
+    if (launched != VSG_OK)
+        return launched;
+    if (vsg_step_on_gpu(x))
+        GPU_OR(vsg_launch_cand_item_chunks(vsg_exec_gpu(x), grid, boxes_a, na, blk_off, ni,
+                                           cell_start, it_row, nch));
+    for (int64_t t = 0; t < ni; t++) {
+        int64_t i = vsg_grid_item_row(blk_off, na, t), cy, e0, e1, b0, b1;
+        it_row[t] = i;
+        nch[t] = vsg_grid_chunks(vsg_grid_item_runs(grid, boxes_a + 4 * i, t - blk_off[i],
+                                                    cell_start, &cy, &e0, &e1, &b0, &b1));
+    }
+    return VSG_OK;
+}
+
+/* One chunk of an item's candidates per thread (elements/filter/grid.h,
+ * the device-shaped probe): off NULL: cnt[k] = pairs of chunk k; else
+ * fill pkeys/pb from off[k]. */
 static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
-                             int64_t na, const int64_t *blk_off, int64_t n_items,
-                             const int64_t *cell_start, const double *ebox,
-                             const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
-                             uint64_t *pkeys, int64_t *pb)
+                             int64_t na, const int64_t *blk_off, const int64_t *it_row,
+                             int64_t ni, const int64_t *coff, int64_t nk,
+                             const int64_t *cell_start, const uint64_t *ekeys,
+                             const double *ebox, const int64_t *eids, int bbits, int64_t *cnt,
+                             const int64_t *off, uint64_t *pkeys, int64_t *pb)
 {
     vsg_status launched = vsg_exec_launch(x, "candidates probe");
     if (launched != VSG_OK)
         return launched;
     if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, blk_off, n_items,
-                                     cell_start, ebox, eids, bbits, cnt, off, pkeys, pb));
+        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, blk_off, it_row, ni,
+                                     coff, nk, cell_start, ekeys, ebox, eids, bbits, cnt, off,
+                                     pkeys, pb));
+    (void)na;
     int64_t most = 0;
-    for (int64_t t = 0; t < n_items; t++) {
-        if (off && off[t + 1] == off[t])
-            continue;   /* the fill pass: an item the count found no pair for */
-        int64_t i = vsg_grid_item_row(blk_off, na, t), w = 0;
-        int64_t n = vsg_grid_probe(grid, boxes_a + 4 * i, i, t - blk_off[i], cell_start, ebox,
-                                   eids, bbits, off ? off[t] : 0, off ? pkeys : NULL,
-                                   off ? pb : NULL, &w);
+    for (int64_t k = 0; k < nk; k++) {
+        if (off && off[k + 1] == off[k])
+            continue;   /* the fill pass: a chunk the count found no pair in */
+        int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t], w = 0;
+        int64_t n = vsg_grid_probe_chunk(grid, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
+                                         cell_start, ekeys, ebox, eids, bbits,
+                                         off ? off[k] : 0, off ? pkeys : NULL,
+                                         off ? pb : NULL, &w);
         if (!off)
-            cnt[t] = n;
-        most = w > most ? w : most;
+            cnt[k] = n;
+        most = w + 1 > most ? w + 1 : most;   /* the candidates and the item */
     }
     vsg_exec_note_work(x, most);
     return VSG_OK;
@@ -164,7 +191,8 @@ static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int
 /* Scratch of one run, freed together. */
 typedef struct {
     vsg_grid *grid;
-    int64_t *cnt_b, *off_b, *eids, *cell_start, *blk, *blk_off, *cnt_a, *off_a;
+    int64_t *cnt_b, *off_b, *eids, *cell_start, *blk, *blk_off, *it_row, *nch, *coff, *cnt_a,
+        *off_a;
     uint64_t *ekeys, *pkeys;
     double *ebox;
 } cand_scratch;
@@ -178,6 +206,9 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
     vsg_exec_free(x, s->cell_start);
     vsg_exec_free(x, s->blk);
     vsg_exec_free(x, s->blk_off);
+    vsg_exec_free(x, s->it_row);
+    vsg_exec_free(x, s->nch);
+    vsg_exec_free(x, s->coff);
     vsg_exec_free(x, s->cnt_a);
     vsg_exec_free(x, s->off_a);
     vsg_exec_free(x, s->ekeys);
@@ -194,7 +225,7 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
         return VSG_ERR_INVALID_ARG;
     const int64_t cap = cell_cap(nb);
     const int64_t slots = cap + 2;          /* cells, the big cell, the end */
-    int64_t ne = 0, np = 0, ni = 0;
+    int64_t ne = 0, np = 0, ni = 0, nk = 0;
 
     /* Phase 1: the grid */
     TRY(vsg_exec_alloc(x, sizeof *s->grid, (void **)&s->grid));
@@ -216,24 +247,34 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(vsg_exec_alloc(x, (size_t)slots * sizeof(int64_t), (void **)&s->cell_start));
     TRY(step_cells(x, boxes_b, s->ekeys, s->eids, ne, slots, s->ebox, s->cell_start));
 
-    /* Phase 3: pairs per probe item (a row, block of its cells), count
-     * then fill */
+    /* Phase 3: items (a row, grid row of its cells), cut into chunks of
+     * at most VSG_GRID_CHUNK candidates; pairs per chunk: count, then
+     * fill */
     TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
     TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
-    TRY(step_blocks(x, s->grid, boxes_a, na, s->blk));
+    TRY(step_items(x, s->grid, boxes_a, na, s->blk));
     TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
     TRY(vsg_exec_read_i64(x, s->blk_off + na, &ni));
-    TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->cnt_a));
-    TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->off_a));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
-                   bbits, s->cnt_a, NULL, NULL, NULL));
-    TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, ni));
-    TRY(vsg_exec_read_i64(x, s->off_a + ni, &np));
+    TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->it_row));
+    TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->nch));
+    TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->coff));
+    TRY(step_item_chunks(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->it_row,
+                         s->nch));
+    TRY(vsg_exec_scan_i64(x, s->nch, s->coff, ni));
+    TRY(vsg_exec_read_i64(x, s->coff + ni, &nk));
+    TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(int64_t), (void **)&s->cnt_a));
+    TRY(vsg_exec_alloc(x, (size_t)(nk + 1) * sizeof(int64_t), (void **)&s->off_a));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, s->it_row, ni, s->coff, nk,
+                   s->cell_start, s->ekeys, s->ebox, s->eids, bbits, s->cnt_a, NULL, NULL,
+                   NULL));
+    TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, nk));
+    TRY(vsg_exec_read_i64(x, s->off_a + nk, &np));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(uint64_t), (void **)&s->pkeys));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->a));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->b));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, ni, s->cell_start, s->ebox, s->eids,
-                   bbits, NULL, s->off_a, s->pkeys, out->b));
+    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, s->it_row, ni, s->coff, nk,
+                   s->cell_start, s->ekeys, s->ebox, s->eids, bbits, NULL, s->off_a, s->pkeys,
+                   out->b));
 
     /* Phase 4: (i, j) order (else the probe's: by i, then as the cells
      * hold them) */

@@ -109,9 +109,10 @@ static void candidates_equal_brute_force(void)
 
 /* One box over the whole extent, a thin one across it (a ray) and a few
  * small ones, against 40,000 small boxes: the grid has ~80,000 cells, and
- * the big box's probe is cut into items of at most VSG_GRID_PROBE_CELLS
- * cells, so no probe item's work grows with the box (counted by the work
- * meter, not timed); the pairs equal the brute-force ones. */
+ * the device-shaped join cuts each (box, grid row) item into chunks of at
+ * most VSG_GRID_CHUNK candidates, so no thread's work grows with the box:
+ * at most a chunk's candidates and its item (counted by the work meter,
+ * not timed); the pairs equal the brute-force ones. */
 static void candidates_big_box_probe_is_split(void)
 {
     const int64_t na = 8, nb = 40000;
@@ -133,9 +134,9 @@ static void candidates_big_box_probe_is_split(void)
     vsg_pairs p;
     CHECK(vsg_stage_candidates(x, ba, na, bb, nb, &p) == VSG_OK);
     int64_t most = vsg_exec_max_work(x, "candidates");
-    fprintf(stderr, "  big box: %lld pairs; largest probe item: %lld units\n", (long long)p.n,
+    fprintf(stderr, "  big box: %lld pairs; largest chunk: %lld units\n", (long long)p.n,
             (long long)most);
-    CHECK(most > 0 && most <= 4 * VSG_GRID_PROBE_CELLS);
+    CHECK(most > 0 && most <= VSG_GRID_CHUNK + 1);
     CHECK(p.n >= nb);   /* the big box meets every b box */
     vsg_exec_free(x, p.a);
     vsg_exec_free(x, p.b);
