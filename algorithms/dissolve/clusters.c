@@ -1,8 +1,9 @@
 /*
  * clusters.c - the repaired members that do not fit, each with its
  * neighbours as one polygon (clusters.h says why that fits). One STR tree
- * over those members' boxes finds the neighbours; a union-find joins the
- * clusters that share one; GEOS unions each cluster (one pool task each).
+ * over those members' boxes finds the neighbours (queried on the pool);
+ * a union-find joins the clusters that share one; GEOS unions each
+ * cluster (one pool task each).
  */
 #include "dissolve/clusters.h"
 
@@ -32,41 +33,128 @@ static void join(int64_t *up, int64_t a, int64_t b)
         up[a > b ? a : b] = a < b ? a : b;   /* the root: the first member */
 }
 
-/* up[i]: member i's union-find parent; in[i]: i is in a cluster. */
+/* ---- the neighbour search: one STR tree over the marked members' boxes,
+ * queried by every asked member in slices on the engine's pool (the
+ * queries were a serial loop over every row of the statement). Each
+ * slice keeps its pairs (i, r): r marked, of i's group, its box meeting
+ * i's; read in slice order they come by i, then r, as a serial loop
+ * gives them. */
+
+typedef struct {
+    const dissolve_t *d;
+    const vsg_strtree *t;       /* over the marked rows' boxes             */
+    const int64_t *id_of;       /* the tree's ids: the marked rows         */
+    const unsigned char *ask;   /* rows that query the tree                */
+    size_t per;                 /* rows per slice                          */
+    vsg_id_list *pairs;         /* per slice: i, r, i, r, ...              */
+    unsigned char *nomem;       /* per slice                               */
+} near_job;
+
+static void near_task(void *vp, size_t k, int wid)
+{
+    (void)wid;
+    near_job *j = vp;
+    const dissolve_t *d = j->d;
+    size_t i0 = k * j->per, i1 = i0 + j->per < d->b.n ? i0 + j->per : d->b.n;
+    vsg_id_list hits = {0};
+    for (size_t i = i0; i < i1 && !j->nomem[k]; i++) {
+        if (!j->ask[i])
+            continue;
+        if (vsg_strtree_query(j->t, d->b.in[i].box, &hits) != VSG_OK) {
+            j->nomem[k] = 1;
+            break;
+        }
+        /* hits come sorted by id, so the r come in input order */
+        for (size_t h = 0; h < hits.n; h++) {
+            int64_t r = j->id_of[hits.ids[h]];
+            if (d->group_of[r] != d->group_of[i])
+                continue;
+            if (vsg_id_list_push(&j->pairs[k], (int64_t)i) != VSG_OK ||
+                vsg_id_list_push(&j->pairs[k], r) != VSG_OK) {
+                j->nomem[k] = 1;
+                break;
+            }
+        }
+    }
+    vsg_id_list_free(&hits);
+}
+
+/* The pairs of asked members and marked ones of their group whose boxes
+ * meet, in *pairs (i, r, ...; by i, then r); free with vsg_id_list_free. */
+static vsg_status near_pairs(const dissolve_t *d, const unsigned char *marked,
+                             const unsigned char *ask, vsg_id_list *pairs)
+{
+    size_t n = d->b.n, m = 0;
+    memset(pairs, 0, sizeof *pairs);
+    for (size_t i = 0; i < n; i++)
+        m += marked[i] != 0;
+    /* the tree over the marked boxes only (a few per cent of the rows);
+     * its ids index id_of, the marked rows in input order */
+    double *boxes = vsg_malloc((m ? m : 1) * 4 * sizeof *boxes);
+    int64_t *id_of = vsg_malloc((m ? m : 1) * sizeof *id_of);
+    vsg_strtree *t = NULL;
+    vsg_status st = boxes && id_of ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0, k = 0; st == VSG_OK && i < n; i++)
+        if (marked[i]) {
+            memcpy(boxes + 4 * k, d->b.in[i].box, 4 * sizeof *boxes);
+            id_of[k++] = (int64_t)i;
+        }
+    if (st == VSG_OK)
+        st = vsg_strtree_build(boxes, NULL, m, &t);
+    /* slices of at least 4,096 rows, a few per thread for the balance */
+    size_t S = (size_t)vsg_engine_num_threads(d->b.e) * 4, per = n / (S ? S : 1) + 1;
+    per = per < 4096 ? 4096 : per;
+    S = (n + per - 1) / per;
+    vsg_id_list *part = vsg_calloc(S ? S : 1, sizeof *part);
+    unsigned char *nomem = vsg_calloc(S ? S : 1, 1);
+    if (st == VSG_OK && (!part || !nomem))
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK && S > 0) {
+        near_job j = {d, t, id_of, ask, per, part, nomem};
+        vsg_pool_run(d->b.e->pool, S, near_task, &j);
+        if (memchr(nomem, 1, S))
+            st = VSG_ERR_NOMEM;
+    }
+    for (size_t k = 0; st == VSG_OK && k < S; k++)
+        for (size_t h = 0; st == VSG_OK && h < part[k].n; h++)
+            st = vsg_id_list_push(pairs, part[k].ids[h]);
+    for (size_t k = 0; part && k < S; k++)
+        vsg_id_list_free(&part[k]);
+    free(part);
+    free(nomem);
+    vsg_strtree_destroy(t);
+    free(boxes);
+    free(id_of);
+    if (st != VSG_OK)
+        vsg_id_list_free(pairs);
+    return st;
+}
+
+/* up[i]: member i's union-find parent; in[i]: i is in a cluster. The
+ * clusters do not depend on the order of the joins: a cluster's root is
+ * its first member whatever the order. */
 static vsg_status link_neighbours(dissolve_t *d, const unsigned char *aside, int64_t *up,
                                   unsigned char *in)
 {
     size_t n = d->b.n;
-    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
-    unsigned char *rep = vsg_calloc(n ? n : 1, 1);
-    vsg_strtree *t = NULL;
-    vsg_id_list hits = {0};
-    vsg_status st = boxes && rep ? VSG_OK : VSG_ERR_NOMEM;
+    unsigned char *rep = vsg_calloc(n ? n : 1, 1), *ask = vsg_calloc(n ? n : 1, 1);
+    vsg_id_list p = {0};
+    vsg_status st = rep && ask ? VSG_OK : VSG_ERR_NOMEM;
     for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
         rep[i] = aside[i] == 1;
         in[i] = rep[i];
         up[i] = (int64_t)i;
+        ask[i] = d->b.in[i].outcome == VSG_READ_GEOM;
     }
     if (st == VSG_OK)
-        st = vsg_strtree_build(boxes, rep, n, &t);
-    for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        if (d->b.in[i].outcome != VSG_READ_GEOM)
-            continue;
-        if ((st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
-            break;
-        for (size_t k = 0; k < hits.n; k++) {
-            int64_t r = hits.ids[k];
-            if (d->group_of[r] != d->group_of[i])
-                continue;
-            in[i] = 1;
-            join(up, (int64_t)i, r);
-        }
+        st = near_pairs(d, rep, ask, &p);
+    for (size_t h = 0; st == VSG_OK && h + 1 < p.n; h += 2) {
+        in[p.ids[h]] = 1;
+        join(up, p.ids[h], p.ids[h + 1]);
     }
-    vsg_strtree_destroy(t);
-    vsg_id_list_free(&hits);
-    free(boxes);
+    vsg_id_list_free(&p);
     free(rep);
+    free(ask);
     return st;
 }
 
@@ -78,25 +166,14 @@ vsg_status vsg_dissolve_near_marked(const dissolve_t *d, const unsigned char *ma
         memset(want, 0, n);
         return VSG_OK;
     }
-    double *boxes = vsg_malloc((n ? n : 1) * 4 * sizeof *boxes);
-    vsg_strtree *t = NULL;
-    vsg_id_list hits = {0};
-    vsg_status st = boxes ? VSG_OK : VSG_ERR_NOMEM;
-    for (size_t i = 0; st == VSG_OK && i < n; i++)
-        memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
-    if (st == VSG_OK)
-        st = vsg_strtree_build(boxes, marked, n, &t);
-    for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        if (!want[i] || (st = vsg_strtree_query(t, d->b.in[i].box, &hits)) != VSG_OK)
-            continue;
-        unsigned char meets = 0;
-        for (size_t k = 0; k < hits.n; k++)
-            meets |= d->group_of[hits.ids[k]] == d->group_of[i];
-        want[i] = meets;
+    vsg_id_list p = {0};
+    vsg_status st = near_pairs(d, marked, want, &p);
+    if (st == VSG_OK) {
+        memset(want, 0, n);
+        for (size_t h = 0; h + 1 < p.n; h += 2)
+            want[p.ids[h]] = 1;
     }
-    vsg_strtree_destroy(t);
-    vsg_id_list_free(&hits);
-    free(boxes);
+    vsg_id_list_free(&p);
     return st;
 }
 

@@ -196,6 +196,24 @@ static vsg_status parse_unsettled(dissolve_t *d)
 
 /* ---- plan ------------------------------------------------------------ */
 
+/* The Morton sorts of the groups' members, one pool task per group (each
+ * sorts its own range of d->members; the sort is serial within a group). */
+typedef struct {
+    dissolve_t *d;
+    const size_t *count;     /* group g's members: [count[g], count[g + 1]) */
+    const double *boxes;
+    unsigned char *nomem;    /* per group */
+} morton_job;
+
+static void morton_task(void *vp, size_t g, int wid)
+{
+    (void)wid;
+    morton_job *j = vp;
+    size_t first = j->count[g], m = j->count[g + 1] - first;
+    if (m > VSG_DISSOLVE_CHUNK && vsg_morton_sort(j->d->members + first, m, j->boxes) != 0)
+        j->nomem[g] = 1;
+}
+
 static vsg_status plan(dissolve_t *d)
 {
     double t0 = vsg_now_s();
@@ -244,10 +262,16 @@ static vsg_status plan(dissolve_t *d)
         memcpy(boxes + 4 * i, d->b.in[i].box, 4 * sizeof *boxes);
 
     vsg_status st = VSG_OK;
+    unsigned char *nomem = vsg_calloc(G ? G : 1, 1);
+    if (nomem) {
+        morton_job mj = {d, count, boxes, nomem};
+        vsg_pool_run(d->b.e->pool, G, morton_task, &mj);
+    }
+    if (!nomem || memchr(nomem, 1, G))
+        st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
+    free(nomem);
     for (size_t g = 0; g < G && st == VSG_OK; g++) {
         size_t first = count[g], m = count[g + 1] - count[g];
-        if (m > VSG_DISSOLVE_CHUNK && vsg_morton_sort(d->members + first, m, boxes) != 0)
-            st = vsg_engine_fail(d->b.e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         d->groups[g].first_chunk = d->n_chunks;
         d->groups[g].coverage_ok = 1;
         if (m == 0)
