@@ -204,8 +204,9 @@ VSG_HD int64_t vsg_grid_probe_blocks(const vsg_grid *g, const double *a)
     return (cells + VSG_GRID_PROBE_CELLS - 1) / VSG_GRID_PROBE_CELLS;
 }
 
-/* The row of probe item t: the last i < n with off[i] <= t (off: the
- * exclusive scan of the rows' blocks, n + 1 entries). */
+/* The owner of piece t: the last i < n with off[i] <= t (off: the
+ * exclusive scan of the owners' piece counts, n + 1 entries, off[n] > t):
+ * the row of a probe item or of an item, the item of a chunk. */
 VSG_HD int64_t vsg_grid_item_row(const int64_t *off, int64_t n, int64_t t)
 {
     int64_t lo = 0, hi = n;   /* off[lo] <= t < off[hi] */
