@@ -220,6 +220,17 @@ VSG_HD int64_t vsg_grid_item_row(const int64_t *off, int64_t n, int64_t t)
     return lo;
 }
 
+/* Writes pair (i, j) at position k of the keys (i << bbits | j) and of
+ * pb (j), when pkeys is not NULL (the count pass writes nothing). */
+VSG_HD void vsg_grid_emit(uint64_t *pkeys, int64_t *pb, int64_t k, int64_t i, int64_t j,
+                          int bbits)
+{
+    if (pkeys) {
+        pkeys[k] = ((uint64_t)i << bbits) | (uint64_t)j;
+        pb[k] = j;
+    }
+}
+
 /* Probes the grid with block blk of box a (row i): counts the b entries it
  * pairs with in those cells (and, for block 0, the big cell), and when
  * pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j and
@@ -252,11 +263,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
             if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
                 vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy)
                 continue;
-            if (pkeys) {
-                pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
-                pb[off + n] = eid[e];
-            }
-            n++;
+            vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
         }
     }
     for (int64_t e = blk == 0 ? cell_start[g->big] : 0;
@@ -264,11 +271,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
         visited++;
         if (!vsg_box_meets(a, ebox + 4 * e))
             continue;
-        if (pkeys) {
-            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
-            pb[off + n] = eid[e];
-        }
-        n++;
+        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
     }
     if (work)
         *work = visited;
@@ -362,21 +365,13 @@ VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t 
         if (vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy ||
             (uint64_t)(row0 + vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx)) != ekeys[e])
             continue;
-        if (pkeys) {
-            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
-            pb[off + n] = eid[e];
-        }
-        n++;
+        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
     }
     /* the big cell's run: positions [max(r0, row_len), r1) */
     for (int64_t e = b0 + (r0 > row_len ? r0 - row_len : 0); e < b0 + (r1 - row_len); e++) {
         if (!vsg_box_meets(a, ebox + 4 * e))
             continue;
-        if (pkeys) {
-            pkeys[off + n] = ((uint64_t)i << bbits) | (uint64_t)eid[e];
-            pb[off + n] = eid[e];
-        }
-        n++;
+        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
     }
     if (work)
         *work = r1 - r0;
