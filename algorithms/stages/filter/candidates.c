@@ -255,6 +255,8 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(step_items(x, s->grid, boxes_a, na, s->blk));
     TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
     TRY(vsg_exec_read_i64(x, s->blk_off + na, &ni));
+    vsg_exec_free(x, s->blk);
+    s->blk = NULL;
     TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->it_row));
     TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->nch));
     TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->coff));
@@ -262,6 +264,8 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
                          s->nch));
     TRY(vsg_exec_scan_i64(x, s->nch, s->coff, ni));
     TRY(vsg_exec_read_i64(x, s->coff + ni, &nk));
+    vsg_exec_free(x, s->nch);   /* scanned: the probe's arrays take its place */
+    s->nch = NULL;
     TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(int64_t), (void **)&s->cnt_a));
     TRY(vsg_exec_alloc(x, (size_t)(nk + 1) * sizeof(int64_t), (void **)&s->off_a));
     TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, s->it_row, ni, s->coff, nk,
