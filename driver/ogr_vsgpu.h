@@ -152,6 +152,10 @@ using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 struct Source
 {
     OGRLayer *layer = nullptr;
+    /* the dataset the layer is in: the Arrow reader opens it again to read
+     * ranges of a GeoPackage table on several threads */
+    GDALDataset *dataset = nullptr;
+    int read_threads = 1; /* threads the Arrow reader may use */
     int geom_field = 0;
     std::string name;      /* the layer name, for messages                */
     std::string alias;     /* alias or layer name, as written             */
@@ -414,6 +418,12 @@ class WkbBatch
   public:
     void Clear();
     void AddNull();
+    /* Room for n entries in all (no bytes). */
+    void Reserve(size_t n)
+    {
+        m_ptrs.reserve(n);
+        m_sizes.reserve(n);
+    }
     /* Appends WKB as it is, without copying it (the caller vouches that it
      * is what Add would write for its geometry, and has handed the bytes'
      * owner to Hold). */
@@ -502,16 +512,21 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
 
 /* Every row of src (after PrepareSource), as ReadSourceBatch(src,
  * SIZE_MAX, ...) reads them: through the layer's Arrow stream where it
- * can be (ReadSourceArrow), else as features. */
+ * can be (ReadSourceArrow), else as features. visit_fields (optional):
+ * the only fields visit reads; the Arrow reader then sets only those
+ * before the visit, and the rest only for the rows whose fields are kept
+ * (a feature read from the layer has them all). */
 bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
-                     DriverCounts *counts, const RowVisit &visit = nullptr);
+                     DriverCounts *counts, const RowVisit &visit = nullptr,
+                     const std::vector<int> *visit_fields = nullptr);
 
 /* Every row of src through its Arrow stream (ogrvsgpuarrowsource.cpp), as
  * ReadSourceBatch(src, SIZE_MAX, ...) would read them: 1 read, 0 not taken
  * (nothing read: the caller reads features), -1 failed (CE_Failure
  * emitted, or visit stopped it). Call after PrepareSource. */
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
-                    DriverCounts *counts, const RowVisit &visit);
+                    DriverCounts *counts, const RowVisit &visit,
+                    const std::vector<int> *visit_fields = nullptr);
 
 /* Whether the source driver reported a failure since the error counter
  * read `before` (how a driver says it could not decode a geometry). */
@@ -888,6 +903,14 @@ class OGRVSGPUDataset final : public GDALDataset
   public:
     OGRVSGPUDataset() = default;
     ~OGRVSGPUDataset() override;
+
+    /* The source dataset its layers are in, where it was opened without
+     * source open options (SRC_*), so that opening it again by its name
+     * gives the same layers; nullptr otherwise. */
+    GDALDataset *PlainSource() const
+    {
+        return m_src_options.Count() == 0 ? m_wrapped : nullptr;
+    }
 
     static int Identify(GDALOpenInfo *info);
     static GDALDataset *Open(GDALOpenInfo *info);

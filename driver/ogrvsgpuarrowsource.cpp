@@ -27,7 +27,11 @@
 #include "ogr_api.h"
 #include "ogr_recordbatch.h"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
 
 namespace vsgpu
 {
@@ -126,29 +130,40 @@ bool ParseQuietly(const unsigned char *w, size_t n, OGRGeometry **g)
     return ok;
 }
 
-/* What the layer's driver said while it filled a record batch. From GDAL
- * 3.10 on, GeoPackage's stream reports an unreadable geometry itself
- * ("Unable to read geometry") and hands the row out as NULL; the row is
- * read again as a feature (ReadDeferred), which reports it once more, as
- * the feature path does. So the stream's failures are held back when
- * there are such rows; everything else is passed on as it was said. */
+/* What a stream's driver said while it filled record batches
+ * (from_stream), and what was said around it (opening a range reader's
+ * dataset, exporting a geometry): kept, and said again on the caller's
+ * thread once every stream is read (GDAL's error handlers are per thread,
+ * and a range reader runs on its own). From GDAL 3.10 on, GeoPackage's
+ * stream reports an unreadable geometry itself ("Unable to read geometry")
+ * and hands the row out as NULL; the row is read again as a feature
+ * (ReadDeferred), which reports it once more, as the feature path does.
+ * So the stream's failures are dropped when there are such rows;
+ * everything else is passed on as it was said. */
 struct Said
 {
     CPLErr cls;
     CPLErrorNum no;
     std::string msg;
+    bool from_stream;
+};
+
+struct SaidSink
+{
+    std::vector<Said> *said;
+    bool from_stream;
 };
 
 void CPL_STDCALL Hold(CPLErr cls, CPLErrorNum no, const char *msg)
 {
-    auto *said = static_cast<std::vector<Said> *>(CPLGetErrorHandlerUserData());
-    said->push_back({cls, no, msg ? msg : ""});
+    auto *sink = static_cast<SaidSink *>(CPLGetErrorHandlerUserData());
+    sink->said->push_back({cls, no, msg ? msg : "", sink->from_stream});
 }
 
-void PassOn(const std::vector<Said> &said, bool keep_failures)
+void PassOn(const std::vector<Said> &said, bool keep_stream_failures)
 {
     for (const Said &m : said)
-        if (m.cls != CE_Failure || keep_failures)
+        if (m.cls != CE_Failure || !m.from_stream || keep_stream_failures)
             CPLError(m.cls, m.no, "%s", m.msg.c_str());
 }
 
@@ -231,27 +246,45 @@ void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t
     }
 }
 
-/* Row `row` of the batch into the caller's batch: fields, FID, WKB. A
- * plain geometry's WKB is borrowed from the record batch, which the
- * caller has handed to batch->wkb.Hold. The fields are read into *scratch,
- * one feature for every row whose fields are not kept; a kept row takes
- * it, and the next row gets a new one (a feature per row is most of what
- * reading a layer of small rows costs). */
-bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *batch,
-             DriverCounts *counts, bool keep_fields, const RowVisit &visit,
-             std::unique_ptr<OGRFeature> *scratch, std::vector<size_t> *deferred)
+/* One stream's rows, read before any is taken: its record batches (their
+ * WKB is borrowed), each row's place in them, its geometry entry (the
+ * borrowed bytes, WKB exported by OGR, or a null), and the rows the
+ * feature path reads after the stream. A range reader's own dataset stays
+ * open while a batch holds this (the record batches are released first). */
+struct StreamRead
 {
-    if (!*scratch)
-        scratch->reset(new OGRFeature(defn));
-    OGRFeature *f = scratch->get();
-    const GIntBig fid = static_cast<const int64_t *>(c.fid->buffers[1])[row + c.fid->offset];
-    f->SetFID(fid);
-    if (keep_fields || visit)
-        for (int i = 0; i < defn->GetFieldCount(); ++i)
-            SetField(f, i, defn->GetFieldDefn(i)->GetType(), c.field[static_cast<size_t>(i)],
-                     row);
-    /* a null, or WKB OGR cannot parse: the feature path's own reading of
-     * that feature decides (after the stream: *deferred) */
+    std::vector<std::unique_ptr<ArrowArray>> arrays;
+    std::vector<Columns> cols;                    /* per record batch     */
+    std::vector<std::pair<size_t, int64_t>> rows; /* (record batch, row)  */
+    WkbBatch wkb;                                 /* per row              */
+    std::vector<size_t> defer;                    /* rows, ascending      */
+    std::vector<Said> said;
+    GIntBig curves_linearized = 0;
+    int result = 1; /* 1 read, 0 not taken (nothing read), -1 failed */
+    GDALDataset *ds = nullptr; /* a range reader's own */
+
+    StreamRead() = default;
+    StreamRead(const StreamRead &) = delete;
+    StreamRead &operator=(const StreamRead &) = delete;
+    ~StreamRead()
+    {
+        for (auto &a : arrays)
+            if (a->release)
+                a->release(a.get());
+        arrays.clear();
+        wkb.Clear();
+        if (ds)
+            GDALClose(GDALDataset::ToHandle(ds));
+    }
+};
+
+/* Row `row` of a record batch: its geometry entry in out (a plain
+ * geometry's WKB borrowed; any other exported by OGR as the feature path
+ * exports it; a null, or WKB OGR cannot parse, left to the feature path's
+ * own reading of that feature after the stream). */
+bool TakeGeometry(const Columns &c, size_t batch_no, int64_t row, StreamRead *out)
+{
+    out->rows.emplace_back(batch_no, row);
     bool defer = IsNull(c.geom, row);
     if (!defer)
     {
@@ -261,11 +294,11 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
         const size_t n = static_cast<size_t>(off[j + 1] - off[j]);
         OGRGeometry *g = nullptr;
         if (PlainPolygonal(w, n))
-            batch->wkb.AddBorrowed(w, n);
+            out->wkb.AddBorrowed(w, n);
         else if (ParseQuietly(w, n, &g))
         {
             std::unique_ptr<OGRGeometry> own(g);
-            if (!batch->wkb.Add(g, &counts->curves_linearized))
+            if (!out->wkb.Add(g, &out->curves_linearized))
                 return false;
         }
         else
@@ -276,13 +309,253 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
     }
     if (defer)
     {
+        out->defer.push_back(out->rows.size() - 1);
+        out->wkb.AddNull();
+    }
+    return true;
+}
+
+/* Every row of lyr's Arrow stream into out (lyr: the source layer, or a
+ * range reader's own copy of it with its FID filter). */
+void ReadStream(OGRLayer *lyr, const Source &src, StreamRead *out)
+{
+    ArrowArrayStream stream;
+    memset(&stream, 0, sizeof stream);
+    char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
+    /* rows per record batch (the driver's default otherwise): tests take
+     * small batches, so that many are held at once */
+    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
+        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
+    const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
+    CSLDestroy(opts);
+    if (!opened)
+    {
+        out->result = 0; /* the layer reads features instead */
+        return;
+    }
+    ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    if (stream.get_schema(&stream, &schema) != 0)
+        out->result = 0;
+    while (out->result == 1)
+    {
+        std::unique_ptr<ArrowArray> arr(new ArrowArray);
+        memset(arr.get(), 0, sizeof *arr);
+        SaidSink sink{&out->said, true};
+        CPLPushErrorHandlerEx(Hold, &sink);
+        const int got = stream.get_next(&stream, arr.get());
+        CPLPopErrorHandler();
+        if (got != 0)
+        {
+            const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
+            CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
+                     src.name.c_str(), msg ? msg : "Arrow stream error");
+            out->result = -1;
+            break;
+        }
+        if (arr->release == nullptr)
+            break; /* the end */
+        Columns c;
+        if (!FindColumns(schema, *arr, lyr, &c))
+        {
+            arr->release(arr.get());
+            /* a layout this reader does not take: nothing taken yet, or
+             * the rows so far are lost for the feature path */
+            out->result = out->arrays.empty() ? 0 : -1;
+            if (out->result < 0)
+                CPLError(CE_Failure, CPLE_AppDefined,
+                         "VSGPU: layer '%s': its Arrow stream changed its columns",
+                         src.name.c_str());
+            break;
+        }
+        const size_t batch_no = out->arrays.size();
+        out->cols.push_back(c);
+        out->arrays.push_back(std::move(arr));
+        const ArrowArray *a = out->arrays.back().get();
+        for (int64_t r = 0; r < a->length && out->result == 1; ++r)
+            if (!TakeGeometry(c, batch_no, r, out))
+                out->result = -1;
+    }
+    if (schema.release)
+        schema.release(&schema);
+    stream.release(&stream);
+}
+
+/* ---- range readers ----------------------------------------------------- */
+
+/* A GeoPackage table is read on several threads, each with its own
+ * connection (its own GDAL dataset) and one range of FIDs, where the
+ * layer is large enough: on the GPU host GDAL's stream was most of a
+ * dissolve's read (docs/benchmarks.md). FIDs of a GeoPackage table are
+ * its SQLite rowids, which its stream hands out in ascending order, so
+ * the ranges read in order are the one stream's rows in its order. */
+constexpr int kMaxRangeReaders = 8;
+
+std::string QuoteName(const char *name)
+{
+    std::string q = "\"";
+    for (const char *p = name; *p; ++p)
+    {
+        if (*p == '"')
+            q += '"';
+        q += *p;
+    }
+    return q + "\"";
+}
+
+/* The table's smallest and largest FID, through its own SQL. */
+bool FidSpan(const Source &src, GIntBig *lo, GIntBig *hi)
+{
+    const char *fid = src.layer->GetFIDColumn();
+    if (fid == nullptr || fid[0] == '\0')
+        return false;
+    /* one subquery each: SQLite answers a lone MIN or MAX of the rowid
+     * from its b-tree, but scans the table for MIN and MAX together */
+    const std::string c = QuoteName(fid), t = QuoteName(src.layer->GetName());
+    const std::string sql = "SELECT (SELECT " + c + " FROM " + t + " ORDER BY " + c +
+                            " LIMIT 1), (SELECT " + c + " FROM " + t + " ORDER BY " + c +
+                            " DESC LIMIT 1)";
+    CPLErrorStateBackuper keep;
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    OGRLayer *r = src.dataset->ExecuteSQL(sql.c_str(), nullptr, nullptr);
+    bool ok = false;
+    if (r != nullptr)
+    {
+        std::unique_ptr<OGRFeature> f(r->GetNextFeature());
+        if (f && f->GetFieldCount() == 2 && f->IsFieldSetAndNotNull(0) &&
+            f->IsFieldSetAndNotNull(1))
+        {
+            *lo = f->GetFieldAsInteger64(0);
+            *hi = f->GetFieldAsInteger64(1);
+            ok = *lo <= *hi;
+        }
+        src.dataset->ReleaseResultSet(r);
+    }
+    CPLPopErrorHandler();
+    return ok;
+}
+
+/* How many range readers src's layer gets (0 or 1: it is read as one
+ * stream): a read-only GeoPackage dataset that can be opened again by
+ * its name, at least VSGPU_ARROW_RANGE_ROWS FIDs a reader (32,768 by
+ * default), at most the statement's threads and kMaxRangeReaders. */
+int RangeReaders(const Source &src, GIntBig *lo, GIntBig *hi)
+{
+    GDALDataset *ds = src.dataset;
+    if (ds == nullptr || src.read_threads < 2 || ds->GetAccess() != GA_ReadOnly ||
+        ds->GetDriver() == nullptr || !EQUAL(ds->GetDriver()->GetDescription(), "GPKG") ||
+        ds->GetDescription()[0] == '\0')
+        return 0;
+    const GIntBig per =
+        std::max<GIntBig>(1, CPLAtoGIntBig(CPLGetConfigOption("VSGPU_ARROW_RANGE_ROWS", "32768")));
+    if (!FidSpan(src, lo, hi))
+        return 0;
+    const GIntBig span = *hi - *lo + 1;
+    GIntBig k = std::min<GIntBig>(std::min(src.read_threads, kMaxRangeReaders), span / per);
+    return static_cast<int>(std::max<GIntBig>(k, 0));
+}
+
+/* One range reader: its own dataset, src's layer in it filtered to one
+ * range of FIDs (where), its stream. Everything it says is kept in out->said. */
+void ReadRange(const std::string &path, const Source &src, int n_fields,
+               const std::string &where, StreamRead *out)
+{
+    SaidSink sink{&out->said, false};
+    CPLPushErrorHandlerEx(Hold, &sink);
+    const char *const drivers[] = {"GPKG", nullptr};
+    out->ds = GDALDataset::Open(path.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers,
+                                nullptr, nullptr);
+    OGRLayer *lyr = out->ds ? out->ds->GetLayerByName(src.name.c_str()) : nullptr;
+    if (lyr == nullptr || lyr->GetLayerDefn()->GetFieldCount() != n_fields ||
+        lyr->SetAttributeFilter(where.c_str()) != OGRERR_NONE)
+        out->result = 0;
+    else
+        ReadStream(lyr, src, out);
+    CPLPopErrorHandler();
+}
+
+/* src's rows in k ranges of FIDs, on k threads; *reads empty where any
+ * range could not be read that way (the caller reads one stream). */
+void ReadRanges(const Source &src, int k, GIntBig lo, GIntBig hi,
+                std::vector<std::shared_ptr<StreamRead>> *reads)
+{
+    const std::string path = src.dataset->GetDescription();
+    /* read on the caller's thread before the readers start: a driver may
+     * build its layer definition on first use */
+    const int n_fields = src.layer->GetLayerDefn()->GetFieldCount();
+    const std::string fid = QuoteName(src.layer->GetFIDColumn());
+    const GIntBig span = hi - lo + 1;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < k; ++i)
+        reads->push_back(std::make_shared<StreamRead>());
+    for (int i = 0; i < k; ++i)
+    {
+        const GIntBig a = lo + span / k * i + std::min<GIntBig>(i, span % k);
+        const GIntBig b = lo + span / k * (i + 1) + std::min<GIntBig>(i + 1, span % k) - 1;
+        StreamRead *out = (*reads)[static_cast<size_t>(i)].get();
+        const std::string where = fid + " >= " + std::to_string(a) + " AND " + fid +
+                                  " <= " + std::to_string(b);
+        try
+        {
+            threads.emplace_back(ReadRange, path, std::cref(src), n_fields, where, out);
+        }
+        catch (const std::exception &)
+        {
+            out->result = 0; /* no thread: the caller reads one stream */
+        }
+    }
+    for (std::thread &t : threads)
+        t.join();
+    for (const auto &r : *reads)
+        if (r->result == 0)
+        {
+            reads->clear();
+            return;
+        }
+}
+
+/* Row `row` of record batch c into the caller's batch: fields, FID, and
+ * the geometry entry ReadStream made for it (wkb, n; or, deferred, a null
+ * the feature path fills after the stream). The fields are read into
+ * *scratch, one feature for every row whose fields are not kept; a kept
+ * row takes it, and the next row gets a new one (a feature per row is
+ * most of what reading a layer of small rows costs). */
+bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *batch,
+             bool keep_fields, const RowVisit &visit, const std::vector<int> *visit_fields,
+             std::unique_ptr<OGRFeature> *scratch, const unsigned char *wkb, size_t n,
+             bool deferred_row, std::vector<size_t> *deferred)
+{
+    if (!*scratch)
+        scratch->reset(new OGRFeature(defn));
+    OGRFeature *f = scratch->get();
+    const GIntBig fid = static_cast<const int64_t *>(c.fid->buffers[1])[row + c.fid->offset];
+    f->SetFID(fid);
+    const auto set = [&](int i)
+    { SetField(f, i, defn->GetFieldDefn(i)->GetType(), c.field[static_cast<size_t>(i)], row); };
+    /* only the visit's fields before it (the scratch feature's others are
+     * stale until the row is kept and they are set below) */
+    const bool some = visit && visit_fields != nullptr;
+    if (some)
+        for (int i : *visit_fields)
+            set(i);
+    else if (keep_fields || visit)
+        for (int i = 0; i < defn->GetFieldCount(); ++i)
+            set(i);
+    if (deferred_row)
+    {
         deferred->push_back(batch->wkb.Count());
         batch->wkb.AddNull();
     }
+    else
+        batch->wkb.AddBorrowed(wkb, n);
     const int seen = visit ? visit(*f) : 1;
     if (seen < 0)
         return false;   /* stopped by the caller (progress cancelled) */
     batch->fids.push_back(fid);
+    if (keep_fields && seen > 0 && some)
+        for (int i = 0; i < defn->GetFieldCount(); ++i)
+            if (std::find(visit_fields->begin(), visit_fields->end(), i) == visit_fields->end())
+                set(i);
     if (keep_fields)
         batch->feats.push_back(seen > 0 ? std::move(*scratch) : nullptr);
     return true;
@@ -306,97 +579,84 @@ bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts 
 }  // namespace
 
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
-                    DriverCounts *counts, const RowVisit &visit)
+                    DriverCounts *counts, const RowVisit &visit,
+                    const std::vector<int> *visit_fields)
 {
     if (!Eligible(src))
         return 0;
     OGRLayer *lyr = src.layer;
     OGRFeatureDefn *defn = lyr->GetLayerDefn();
-    ArrowArrayStream stream;
-    memset(&stream, 0, sizeof stream);
-    char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
-    /* rows per record batch (the driver's default otherwise): tests take
-     * small batches, so that many are held at once */
-    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
-        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
-    const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
-    CSLDestroy(opts);
-    if (!opened)
-        return 0; /* the layer reads features instead */
-    ArrowSchema schema;
-    memset(&schema, 0, sizeof schema);
-    int result = 1;
-    bool first = true;
-    std::vector<size_t> deferred; /* batch entries the feature path reads */
-    std::vector<Said> said;       /* by the driver, while filling batches */
-    std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
-    int n_batches = 0;
-    if (stream.get_schema(&stream, &schema) != 0)
-        result = 0;
-    while (result == 1)
+    std::vector<std::shared_ptr<StreamRead>> reads;
+    GIntBig lo = 0, hi = -1;
+    const int k = RangeReaders(src, &lo, &hi);
+    if (k >= 2)
+        ReadRanges(src, k, lo, hi, &reads);
+    const bool ranges = !reads.empty();
+    if (!ranges)
     {
-        ArrowArray arr;
-        memset(&arr, 0, sizeof arr);
-        CPLPushErrorHandlerEx(Hold, &said);
-        const int got = stream.get_next(&stream, &arr);
+        reads.push_back(std::make_shared<StreamRead>());
+        SaidSink sink{&reads[0]->said, false};
+        CPLPushErrorHandlerEx(Hold, &sink);
+        ReadStream(lyr, src, reads[0].get());
         CPLPopErrorHandler();
-        if (got != 0)
+        lyr->ResetReading();
+    }
+    int result = 1;
+    bool any_deferred = false;
+    size_t n_batches = 0;
+    for (const auto &r : reads)
+    {
+        if (r->result < 0 || (result == 1 && r->result == 0))
+            result = r->result;
+        any_deferred = any_deferred || !r->defer.empty();
+        n_batches += r->arrays.size();
+    }
+    for (const auto &r : reads)
+        PassOn(r->said, !any_deferred);
+    std::vector<size_t> deferred; /* batch entries the feature path reads */
+    std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
+    size_t n_rows = 0;
+    for (const auto &r : reads)
+        n_rows += r->rows.size();
+    batch->fids.reserve(batch->fids.size() + n_rows);
+    if (keep_fields)
+        batch->feats.reserve(batch->feats.size() + n_rows);
+    batch->wkb.Reserve(batch->wkb.Count() + n_rows);
+    for (size_t s = 0; result == 1 && s < reads.size(); ++s)
+    {
+        StreamRead *r = reads[s].get();
+        /* the batch keeps the record batches (their rows' WKB is borrowed),
+         * the exported WKB and a range reader's dataset */
+        batch->wkb.Hold(reads[s]);
+        counts->curves_linearized += r->curves_linearized;
+        const vsg_wkb_array v = r->wkb.View();
+        size_t d = 0;
+        for (size_t i = 0; i < r->rows.size(); ++i)
         {
-            const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
-            CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
-                     src.name.c_str(), msg ? msg : "Arrow stream error");
-            result = -1;
-            break;
-        }
-        if (arr.release == nullptr)
-            break; /* the end */
-        Columns c;
-        if (!FindColumns(schema, arr, lyr, &c))
-        {
-            arr.release(&arr);
-            /* a layout this reader does not take: nothing taken yet, or
-             * the rows so far are lost for the feature path */
-            result = first ? 0 : -1;
-            if (result < 0)
-                CPLError(CE_Failure, CPLE_AppDefined,
-                         "VSGPU: layer '%s': its Arrow stream changed its columns",
-                         src.name.c_str());
-            break;
-        }
-        first = false;
-        ++n_batches;
-        /* the batch keeps the record batch: its rows' WKB is borrowed */
-        std::shared_ptr<ArrowArray> held(new ArrowArray(arr), [](ArrowArray *a)
-                                         {
-                                             if (a->release)
-                                                 a->release(a);
-                                             delete a;
-                                         });
-        arr.release = nullptr; /* moved */
-        batch->wkb.Hold(held);
-        for (int64_t r = 0; r < held->length; ++r)
-            if (!TakeRow(c, r, defn, batch, counts, keep_fields, visit, &scratch, &deferred))
+            const bool deferred_row = d < r->defer.size() && r->defer[d] == i;
+            d += deferred_row ? 1 : 0;
+            if (!TakeRow(r->cols[r->rows[i].first], r->rows[i].second, defn, batch, keep_fields,
+                         visit, visit_fields, &scratch, v.wkb[i], v.size[i], deferred_row,
+                         &deferred))
             {
                 result = -1;
                 break;
             }
+        }
     }
-    if (schema.release)
-        schema.release(&schema);
-    stream.release(&stream);
-    lyr->ResetReading();
-    PassOn(said, deferred.empty());
-    for (size_t k = 0; result == 1 && k < deferred.size(); ++k)
-        if (!ReadDeferred(src, batch, deferred[k], counts))
+    reads.clear();
+    for (size_t i = 0; result == 1 && i < deferred.size(); ++i)
+        if (!ReadDeferred(src, batch, deferred[i], counts))
             result = -1;
     if (result == 0)
         batch->wkb.Clear();
     batch->at_end = result == 1;
-    CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%d record batches)", src.name.c_str(),
+    CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%u record batches%s)", src.name.c_str(),
              result == 1  ? "read through its Arrow stream"
              : result < 0 ? "read through its Arrow stream: failed"
                           : "not read through an Arrow stream: read as features",
-             n_batches);
+             static_cast<unsigned>(n_batches),
+             ranges ? CPLSPrintf(", %d range readers", k) : "");
     return result;
 }
 

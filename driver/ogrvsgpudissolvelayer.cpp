@@ -337,7 +337,10 @@ bool OGRVSGPUDissolveLayer::ReadAndDissolve()
                    ? keep
                    : -1;
     };
-    if (!vsgpu::ReadWholeSource(input, true, &batch, &m_counts, visit))
+    std::vector<int> key_fields; /* what the visit reads */
+    for (const vsgpu::GroupKey &key : m_plan->keys)
+        key_fields.push_back(key.field);
+    if (!vsgpu::ReadWholeSource(input, true, &batch, &m_counts, visit, &key_fields))
         return false;
     const std::vector<GIntBig> &fids = batch.fids;
     std::vector<std::unique_ptr<OGRFeature>> &feats = batch.feats;

@@ -224,9 +224,10 @@ bool ReadSourceBatch(const Source &src, size_t max_rows, bool keep_fields,
 }
 
 bool ReadWholeSource(const Source &src, bool keep_fields, SourceBatch *batch,
-                     DriverCounts *counts, const RowVisit &visit)
+                     DriverCounts *counts, const RowVisit &visit,
+                     const std::vector<int> *visit_fields)
 {
-    const int arrow = ReadSourceArrow(src, keep_fields, batch, counts, visit);
+    const int arrow = ReadSourceArrow(src, keep_fields, batch, counts, visit, visit_fields);
     if (arrow != 0)
         return arrow > 0;
     return ReadSourceBatch(src, SIZE_MAX, keep_fields, batch, counts, visit);

@@ -213,3 +213,88 @@ def test_many_record_batches_held_at_once(counties_gpkg):
     assert len(small["features"]) == len(whole["features"]) == 56
     for a, b in zip(small["features"], whole["features"]):
         assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
+
+
+# ---- range readers ----------------------------------------------------------
+# A GeoPackage table of at least VSGPU_ARROW_RANGE_ROWS FIDs a reader is
+# read by up to NUM_THREADS (at most 8) readers, each with its own
+# connection and one range of FIDs, concatenated in FID order: the same
+# rows, fields, geometry bytes, warnings and metadata as one stream and as
+# the feature path, wherever the ranges cut.
+
+RANGES = {"VSGPU_ARROW_RANGE_ROWS": "100", "VSGPU_NUM_THREADS": "8"}
+
+
+def _readers(res):
+    said = " ".join(_messages(res, gdal.CE_Debug))
+    return said
+
+
+@pytest.mark.parametrize("mode", ["CPU", "GPU"])
+def test_range_readers_counties(counties_gpkg, mode):
+    sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
+    cfg = dict(RANGES, VSGPU_EXECUTION_MODE=mode, VSGPU_GPU_BACKEND="HOST",
+               VSGPU_ARROW_BATCH_ROWS="64")
+    assert _same(counties_gpkg, sql, cfg)
+    ranged = _run(counties_gpkg, sql, True, cfg)
+    assert "8 range readers" in _readers(ranged), _readers(ranged)[-500:]
+    one = _run(counties_gpkg, sql, True, {"VSGPU_EXECUTION_MODE": mode,
+                                          "VSGPU_GPU_BACKEND": "HOST"})
+    assert "range readers" not in _readers(one)
+    assert len(ranged["features"]) == len(one["features"]) == 56
+    for a, b in zip(ranged["features"], one["features"]):
+        assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
+
+
+def test_range_readers_method_layer(counties_gpkg):
+    """The overlays' method layer (the counties, clipping the states)."""
+    cfg = dict(RANGES, VSGPU_ARROW_RANGE_ROWS="300")
+    assert _same(counties_gpkg, "SELECT * FROM ST_Clip(states, counties)", cfg)
+    res = _run(counties_gpkg, "SELECT * FROM ST_Clip(states, counties)", True, cfg)
+    assert "range readers" in _readers(res)
+
+
+@pytest.mark.parametrize("policy", ["REPAIR", "SKIP", "ERROR"])
+def test_range_readers_bad_blobs(tmp_path, policy):
+    """Bad rows in several ranges: each range reader sets aside its nulls
+    and unparsable blobs for the feature path, and what the driver said is
+    raised once, on the caller's thread, as with one stream."""
+    good = [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon(
+        [[(x, 0.0), (x, 1.0), (x + 1.0, 1.0), (x + 1.0, 0.0), (x, 0.0)]])) for x in range(40)]
+    blobs = list(good)
+    blobs[3] = None
+    blobs[11] = b"XXXXXXXXXXXXXXXXXX"
+    blobs[19] = bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLOSED], ">"))
+    blobs[27] = bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([UNCLOSED]))
+    blobs[35] = bad_inputs.gpkg_blob(bad_inputs.wkb_polygon([CLOSED]))[:30]
+    path = _blobs_file(tmp_path, blobs)
+    cfg = {"VSGPU_ARROW_RANGE_ROWS": "5", "VSGPU_NUM_THREADS": "8", "VSGPU_INVALID": policy}
+    for sql in ("SELECT n, ST_Union(geom) AS geom FROM inp GROUP BY n",
+                "SELECT ST_Union(geom) AS geom FROM inp"):
+        _same(path, sql, cfg)
+        res = _run(path, sql, True, cfg)
+        assert "8 range readers" in _readers(res), _readers(res)[-800:]
+
+
+def test_range_readers_sparse_fids(vsimem_dir):
+    """FIDs with gaps (rows deleted): the ranges cut the span of FIDs, and
+    still read every row once, in order."""
+    path = vsimem_dir + "/sparse.gpkg"
+    rows = []
+    for n in range(300):
+        x, y = n % 20, n // 20
+        rows.append(("POLYGON((%d %d,%d %d,%d %d,%d %d,%d %d))" % (
+            x, y, x, y + 1, x + 1, y + 1, x + 1, y, x, y), {"s": "k%d" % (n % 7)}))
+    vu.create_gpkg(path, {"t": dict(geom_type=ogr.wkbPolygon, fields=[("s", ogr.OFTString)],
+                                    rows=rows)})
+    ds = ogr.Open(path, 1)
+    lyr = ds.GetLayer("t")
+    for fid in list(range(2, 120)) + [150, 151, 290]:
+        assert lyr.DeleteFeature(fid) == 0
+    ds = None
+    sql = "SELECT s, ST_Union(geom) AS geom, count(*) AS n FROM t GROUP BY s"
+    cfg = {"VSGPU_ARROW_RANGE_ROWS": "20", "VSGPU_NUM_THREADS": "8"}
+    assert _same(path, sql, cfg)
+    res = _run(path, sql, True, cfg)
+    assert "8 range readers" in _readers(res)
+    assert sum(f.fields["n"] for f in res["features"]) == 300 - 121
