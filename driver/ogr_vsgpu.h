@@ -733,10 +733,12 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         vsgpu::DriverCounts counts; /* the reading's counters only      */
         bool read = false;          /* the input layer gave the batch   */
         bool ok = false;            /* its run's result, once Ready     */
-        /* features of the first results, built by the helper (FIDs set
-         * when handed out); the rest are built when handed out */
+        /* features of the results, built by the helper (FIDs set when
+         * handed out); an entry it did not build (null, or past the end)
+         * is built when handed out */
         std::vector<std::unique_ptr<OGRFeature>> built;
         double build_s = 0;
+        int64_t build_rows = 0;
         Batch();
         ~Batch();
         void Clear();
@@ -758,8 +760,10 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     } m_ahead = Ahead::None;
     vsgpu::HelperThread m_helper;
     bool m_input_done = false;
-    double m_build_s = 0;
+    double m_build_s = 0;          /* features built when handed out   */
     int64_t m_build_rows = 0;
+    double m_prebuild_s = 0;       /* ... and by the helper ahead      */
+    int64_t m_prebuild_rows = 0;
     GIntBig m_input_total = -1; /* the input's count, for progress      */
 
     /* Progress: the input features whose results are all handed out. */
@@ -772,6 +776,10 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* With read-ahead, the first of those batches is this many times
      * smaller (BatchLimits). */
     static constexpr size_t kGpuFirstBatchDivisor = 8;
+    /* PrebuildFeatures: at most this many threads, each at least this
+     * many features */
+    static constexpr size_t kPrebuildThreads = 8;
+    static constexpr size_t kPrebuildMinRows = 4096;
 
     bool LoadMethod();
     /* Rows and WKB bytes of the next input batch (first: the stream's
@@ -781,11 +789,12 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* Reads and computes the next input batch into b; on the helper
      * thread when reading ahead. false: CPLError raised. */
     bool RunBatch(Batch *b, bool first, bool prebuild);
-    /* Builds b's features on the helper, from the first, while the caller
-     * is still handing out the current batch (the helper has time to
-     * spare), up to the first one that fails (that one is built again when
-     * handed out, and fails there with its message). The rest are built
-     * when handed out. */
+    /* Builds b's features on the helper while the caller is still handing
+     * out the current batch (the helper has time to spare), on several
+     * threads, each a run of them; a thread stops at a feature that fails
+     * (that one is built again when handed out, and fails there with its
+     * message) or once the caller waits for the batch. What is not built
+     * is built when handed out. */
     void PrebuildFeatures(Batch *b) const;
     /* Makes b the current batch. */
     void TakeBatch(Batch *b);

@@ -20,8 +20,11 @@
 #include "ogr_vsgpu.h"
 
 #include "cpl_conv.h"
+#include "cpl_multiproc.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 OGRVSGPUOverlayLayer::OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan)
     : OGRVSGPUResultLayer(std::move(plan))
@@ -244,23 +247,54 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
 void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
 {
     const double t0 = vsg_now_s();
-    /* a failure is reported when the feature is handed out, not here */
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    b->built.reserve(b->result.count);
-    for (size_t i = 0; i < b->result.count && !m_helper.Cancelled() &&
-                       !m_helper.CallerWaiting();
-         ++i)
+    const size_t n = b->result.count;
+    b->built.clear();
+    b->built.resize(n);
+    /* the caller's thread writes while these build: leave it a core
+     * (VSGPU_PREBUILD_THREADS, a diagnostic and test switch, sets the
+     * count whatever the batch) */
+    size_t threads = std::max<size_t>(
+        1, std::min<size_t>({kPrebuildThreads, static_cast<size_t>(std::max(1, CPLGetNumCPUs() - 2)),
+                             n / kPrebuildMinRows}));
+    if (const char *forced = CPLGetConfigOption("VSGPU_PREBUILD_THREADS", nullptr))
+        threads = static_cast<size_t>(std::max(1, std::min(64, atoi(forced))));
+    std::atomic<int64_t> built_rows{0};
+    const auto build = [&](size_t lo, size_t hi)
     {
-        int64_t in = -1, me = -1;
-        if (!RowSources(b->in, b->result, i, false, &in, &me))
-            break;
-        std::unique_ptr<OGRFeature> f(FeatureFromWkb(b->result.wkb[i], b->result.size[i]));
-        if (!f)
-            break;
-        CopyFields(f.get(), b->in, in, me);
-        b->built.push_back(std::move(f));
+        /* a failure is reported when the feature is handed out, not here */
+        CPLPushErrorHandler(CPLQuietErrorHandler);
+        int64_t k = 0;
+        for (size_t i = lo; i < hi && !m_helper.Cancelled() && !m_helper.CallerWaiting(); ++i)
+        {
+            int64_t in = -1, me = -1;
+            if (!RowSources(b->in, b->result, i, false, &in, &me))
+                break;
+            std::unique_ptr<OGRFeature> f(FeatureFromWkb(b->result.wkb[i], b->result.size[i]));
+            if (!f)
+                break;
+            CopyFields(f.get(), b->in, in, me);
+            b->built[i] = std::move(f);
+            ++k;
+        }
+        built_rows += k;
+        CPLPopErrorHandler();
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+    {
+        try
+        {
+            pool.emplace_back(build, n * t / threads, n * (t + 1) / threads);
+        }
+        catch (const std::exception &)
+        {
+            break; /* fewer threads: what they leave is built when handed out */
+        }
     }
-    CPLPopErrorHandler();
+    build(0, n / threads);
+    for (std::thread &t : pool)
+        t.join();
+    b->build_rows = built_rows;
     b->build_s = vsg_now_s() - t0;
 }
 
@@ -270,9 +304,10 @@ void OGRVSGPUOverlayLayer::TakeBatch(Batch *b)
     b->in.Clear();
     m_built = std::move(b->built);
     b->built.clear();
-    m_build_s += b->build_s;
-    m_build_rows += static_cast<int64_t>(m_built.size());
+    m_prebuild_s += b->build_s;
+    m_prebuild_rows += b->build_rows;
     b->build_s = 0;
+    b->build_rows = 0;
     vsg_result_clear(&m_result);
     m_result = b->result;
     vsg_result_init(&b->result);
@@ -340,7 +375,7 @@ void OGRVSGPUOverlayLayer::CopyFields(OGRFeature *f, const vsgpu::SourceBatch &b
 
 OGRFeature *OGRVSGPUOverlayLayer::BuildFeature(size_t i)
 {
-    if (i < m_built.size())
+    if (i < m_built.size() && m_built[i])
     {
         OGRFeature *f = m_built[i].release();
         f->SetFID(m_next_fid++);
@@ -392,8 +427,14 @@ void OGRVSGPUOverlayLayer::FlushBuildStage()
     if (m_build_rows > 0 && m_engine)
         vsg_profile_add(vsg_engine_profile(m_engine), "build_features", "CPU",
                         m_build_s, m_build_rows, m_build_rows, 0, 0, 0);
+    /* the helper's, beside the writer: a separate record */
+    if (m_prebuild_rows > 0 && m_engine)
+        vsg_profile_add(vsg_engine_profile(m_engine), "prebuild_features", "CPU",
+                        m_prebuild_s, m_prebuild_rows, m_prebuild_rows, 0, 0, 0);
     m_build_s = 0;
     m_build_rows = 0;
+    m_prebuild_s = 0;
+    m_prebuild_rows = 0;
 }
 
 /* Arrow fast path: the results of the current batch, loading the next

@@ -177,3 +177,23 @@ def test_profile_shows_the_wait(nc_gpkg, tmp_path, read_ahead):
     wait = stages["read_ahead_wait"]
     assert wait["rows_in"] == 10 and wait["elapsed_s"] >= 0, wait
     assert stages["ogr_read_input"]["rows_in"] == 100
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_features_built_ahead_on_several_threads(nc_gpkg, tmp_path, engine):
+    """The helper builds the next batch's features on several threads
+    (VSGPU_PREBUILD_THREADS forces four on any batch), each a run of them,
+    until the caller waits; the caller builds what they left. The features
+    are those of one thread, and every one is counted once, by one of the
+    two stages."""
+    import json
+    sql = STATEMENTS["intersection"]
+    base = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 20, False))
+    trace = tmp_path / "t.json"
+    res = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 20, True, VSGPU_PREBUILD_THREADS="4",
+                                                    VSGPU_PROFILE=str(trace)))
+    assert _fingerprint(res) == _fingerprint(base)
+    stages = json.loads(trace.read_text())["stages"]
+    rows = sum(s["rows_out"] for s in stages
+               if s["stage"] in ("build_features", "prebuild_features"))
+    assert rows == len(res["features"]), stages
