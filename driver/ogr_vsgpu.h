@@ -152,10 +152,6 @@ using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 struct Source
 {
     OGRLayer *layer = nullptr;
-    /* the dataset the layer is in: the Arrow reader opens it again to read
-     * ranges of a GeoPackage table on several threads */
-    GDALDataset *dataset = nullptr;
-    int read_threads = 1; /* threads the Arrow reader may use */
     int geom_field = 0;
     std::string name;      /* the layer name, for messages                */
     std::string alias;     /* alias or layer name, as written             */
@@ -912,14 +908,6 @@ class OGRVSGPUDataset final : public GDALDataset
   public:
     OGRVSGPUDataset() = default;
     ~OGRVSGPUDataset() override;
-
-    /* The source dataset its layers are in, where it was opened without
-     * source open options (SRC_*), so that opening it again by its name
-     * gives the same layers; nullptr otherwise. */
-    GDALDataset *PlainSource() const
-    {
-        return m_src_options.Count() == 0 ? m_wrapped : nullptr;
-    }
 
     static int Identify(GDALOpenInfo *info);
     static GDALDataset *Open(GDALOpenInfo *info);

@@ -28,8 +28,11 @@
 #include "ogr_recordbatch.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -246,45 +249,51 @@ void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t
     }
 }
 
-/* One stream's rows, read before any is taken: its record batches (their
- * WKB is borrowed), each row's place in them, its geometry entry (the
- * borrowed bytes, WKB exported by OGR, or a null), and the rows the
- * feature path reads after the stream. A range reader's own dataset stays
- * open while a batch holds this (the record batches are released first). */
-struct StreamRead
+/* One record batch's rows, as the stream's reader hands them over: the
+ * record batch (its rows' WKB is borrowed), each row's geometry entry (the
+ * borrowed bytes, WKB exported by OGR, or a null) and the rows the feature
+ * path reads after the stream. A SourceBatch holds it until cleared. */
+struct Chunk
 {
-    std::vector<std::unique_ptr<ArrowArray>> arrays;
-    std::vector<Columns> cols;                    /* per record batch     */
-    std::vector<std::pair<size_t, int64_t>> rows; /* (record batch, row)  */
-    WkbBatch wkb;                                 /* per row              */
-    std::vector<size_t> defer;                    /* rows, ascending      */
-    std::vector<Said> said;
+    std::unique_ptr<ArrowArray> array;
+    Columns cols;
+    WkbBatch wkb;               /* per row         */
+    std::vector<int64_t> defer; /* rows, ascending */
     GIntBig curves_linearized = 0;
-    int result = 1; /* 1 read, 0 not taken (nothing read), -1 failed */
-    GDALDataset *ds = nullptr; /* a range reader's own */
 
-    StreamRead() = default;
-    StreamRead(const StreamRead &) = delete;
-    StreamRead &operator=(const StreamRead &) = delete;
-    ~StreamRead()
+    Chunk() = default;
+    Chunk(const Chunk &) = delete;
+    Chunk &operator=(const Chunk &) = delete;
+    ~Chunk()
     {
-        for (auto &a : arrays)
-            if (a->release)
-                a->release(a.get());
-        arrays.clear();
+        if (array && array->release)
+            array->release(array.get());
         wkb.Clear();
-        if (ds)
-            GDALClose(GDALDataset::ToHandle(ds));
     }
 };
 
-/* Row `row` of a record batch: its geometry entry in out (a plain
+/* The stream's reader (a thread of its own) and the caller, who takes
+ * each record batch's rows while the reader fills the next: GDAL's
+ * stream and the rows' own work (fields, the visit) cost about the same
+ * on a dissolve's read (docs/benchmarks.md), so they overlap. */
+struct Handover
+{
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::shared_ptr<Chunk>> ready;
+    bool done = false; /* the reader has returned */
+    bool stop = false; /* the caller takes no more */
+    int result = 1;    /* 1 read, 0 not taken (nothing handed over), -1 failed */
+    std::vector<Said> said; /* the reader's, once done */
+    double read_s = 0;
+};
+
+/* Row `row` of record batch c: its geometry entry in out (a plain
  * geometry's WKB borrowed; any other exported by OGR as the feature path
  * exports it; a null, or WKB OGR cannot parse, left to the feature path's
  * own reading of that feature after the stream). */
-bool TakeGeometry(const Columns &c, size_t batch_no, int64_t row, StreamRead *out)
+bool TakeGeometry(const Columns &c, int64_t row, Chunk *out)
 {
-    out->rows.emplace_back(batch_no, row);
     bool defer = IsNull(c.geom, row);
     if (!defer)
     {
@@ -309,16 +318,22 @@ bool TakeGeometry(const Columns &c, size_t batch_no, int64_t row, StreamRead *ou
     }
     if (defer)
     {
-        out->defer.push_back(out->rows.size() - 1);
+        out->defer.push_back(row);
         out->wkb.AddNull();
     }
     return true;
 }
 
-/* Every row of lyr's Arrow stream into out (lyr: the source layer, or a
- * range reader's own copy of it with its FID filter). */
-void ReadStream(OGRLayer *lyr, const Source &src, StreamRead *out)
+/* The reader: every record batch of lyr's Arrow stream, handed over as a
+ * Chunk. It touches lyr, and the caller does not until it is done; what
+ * it says is kept for the caller. */
+void ReadStream(OGRLayer *lyr, const Source &src, Handover *h)
 {
+    const double t0 = vsg_now_s();
+    std::vector<Said> said;
+    SaidSink around{&said, false};
+    CPLPushErrorHandlerEx(Hold, &around);
+    int result = 1;
     ArrowArrayStream stream;
     memset(&stream, 0, sizeof stream);
     char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
@@ -328,190 +343,65 @@ void ReadStream(OGRLayer *lyr, const Source &src, StreamRead *out)
         opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
     const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
     CSLDestroy(opts);
-    if (!opened)
-    {
-        out->result = 0; /* the layer reads features instead */
-        return;
-    }
     ArrowSchema schema;
     memset(&schema, 0, sizeof schema);
-    if (stream.get_schema(&stream, &schema) != 0)
-        out->result = 0;
-    while (out->result == 1)
+    if (!opened || stream.get_schema(&stream, &schema) != 0)
+        result = 0; /* the layer reads features instead */
+    bool first = true;
+    while (result == 1)
     {
-        std::unique_ptr<ArrowArray> arr(new ArrowArray);
-        memset(arr.get(), 0, sizeof *arr);
-        SaidSink sink{&out->said, true};
+        auto chunk = std::make_shared<Chunk>();
+        chunk->array.reset(new ArrowArray);
+        ArrowArray *arr = chunk->array.get();
+        memset(arr, 0, sizeof *arr);
+        SaidSink sink{&said, true};
         CPLPushErrorHandlerEx(Hold, &sink);
-        const int got = stream.get_next(&stream, arr.get());
+        const int got = stream.get_next(&stream, arr);
         CPLPopErrorHandler();
         if (got != 0)
         {
             const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
             CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
                      src.name.c_str(), msg ? msg : "Arrow stream error");
-            out->result = -1;
+            result = -1;
             break;
         }
         if (arr->release == nullptr)
             break; /* the end */
-        Columns c;
-        if (!FindColumns(schema, *arr, lyr, &c))
+        if (!FindColumns(schema, *arr, lyr, &chunk->cols))
         {
-            arr->release(arr.get());
-            /* a layout this reader does not take: nothing taken yet, or
-             * the rows so far are lost for the feature path */
-            out->result = out->arrays.empty() ? 0 : -1;
-            if (out->result < 0)
+            /* a layout this reader does not take: nothing handed over
+             * yet, or the rows so far are lost for the feature path */
+            result = first ? 0 : -1;
+            if (result < 0)
                 CPLError(CE_Failure, CPLE_AppDefined,
                          "VSGPU: layer '%s': its Arrow stream changed its columns",
                          src.name.c_str());
             break;
         }
-        const size_t batch_no = out->arrays.size();
-        out->cols.push_back(c);
-        out->arrays.push_back(std::move(arr));
-        const ArrowArray *a = out->arrays.back().get();
-        for (int64_t r = 0; r < a->length && out->result == 1; ++r)
-            if (!TakeGeometry(c, batch_no, r, out))
-                out->result = -1;
+        first = false;
+        for (int64_t r = 0; r < arr->length && result == 1; ++r)
+            if (!TakeGeometry(chunk->cols, r, chunk.get()))
+                result = -1;
+        if (result != 1)
+            break;
+        std::lock_guard<std::mutex> lock(h->mu);
+        if (h->stop)
+            break;
+        h->ready.push_back(std::move(chunk));
+        h->cv.notify_one();
     }
     if (schema.release)
         schema.release(&schema);
-    stream.release(&stream);
-}
-
-/* ---- range readers ----------------------------------------------------- */
-
-/* A GeoPackage table is read on several threads, each with its own
- * connection (its own GDAL dataset) and one range of FIDs, where the
- * layer is large enough: on the GPU host GDAL's stream was most of a
- * dissolve's read (docs/benchmarks.md). FIDs of a GeoPackage table are
- * its SQLite rowids, which its stream hands out in ascending order, so
- * the ranges read in order are the one stream's rows in its order. */
-constexpr int kMaxRangeReaders = 8;
-
-std::string QuoteName(const char *name)
-{
-    std::string q = "\"";
-    for (const char *p = name; *p; ++p)
-    {
-        if (*p == '"')
-            q += '"';
-        q += *p;
-    }
-    return q + "\"";
-}
-
-/* The table's smallest and largest FID, through its own SQL. */
-bool FidSpan(const Source &src, GIntBig *lo, GIntBig *hi)
-{
-    const char *fid = src.layer->GetFIDColumn();
-    if (fid == nullptr || fid[0] == '\0')
-        return false;
-    /* one subquery each: SQLite answers a lone MIN or MAX of the rowid
-     * from its b-tree, but scans the table for MIN and MAX together */
-    const std::string c = QuoteName(fid), t = QuoteName(src.layer->GetName());
-    const std::string sql = "SELECT (SELECT " + c + " FROM " + t + " ORDER BY " + c +
-                            " LIMIT 1), (SELECT " + c + " FROM " + t + " ORDER BY " + c +
-                            " DESC LIMIT 1)";
-    CPLErrorStateBackuper keep;
-    CPLPushErrorHandler(CPLQuietErrorHandler);
-    OGRLayer *r = src.dataset->ExecuteSQL(sql.c_str(), nullptr, nullptr);
-    bool ok = false;
-    if (r != nullptr)
-    {
-        std::unique_ptr<OGRFeature> f(r->GetNextFeature());
-        if (f && f->GetFieldCount() == 2 && f->IsFieldSetAndNotNull(0) &&
-            f->IsFieldSetAndNotNull(1))
-        {
-            *lo = f->GetFieldAsInteger64(0);
-            *hi = f->GetFieldAsInteger64(1);
-            ok = *lo <= *hi;
-        }
-        src.dataset->ReleaseResultSet(r);
-    }
+    if (stream.release)
+        stream.release(&stream);
     CPLPopErrorHandler();
-    return ok;
-}
-
-/* How many range readers src's layer gets (0 or 1: it is read as one
- * stream): a read-only GeoPackage dataset that can be opened again by
- * its name, at least VSGPU_ARROW_RANGE_ROWS FIDs a reader (32,768 by
- * default), at most the statement's threads and kMaxRangeReaders. */
-int RangeReaders(const Source &src, GIntBig *lo, GIntBig *hi)
-{
-    GDALDataset *ds = src.dataset;
-    if (ds == nullptr || src.read_threads < 2 || ds->GetAccess() != GA_ReadOnly ||
-        ds->GetDriver() == nullptr || !EQUAL(ds->GetDriver()->GetDescription(), "GPKG") ||
-        ds->GetDescription()[0] == '\0')
-        return 0;
-    const GIntBig per =
-        std::max<GIntBig>(1, CPLAtoGIntBig(CPLGetConfigOption("VSGPU_ARROW_RANGE_ROWS", "32768")));
-    if (!FidSpan(src, lo, hi))
-        return 0;
-    const GIntBig span = *hi - *lo + 1;
-    GIntBig k = std::min<GIntBig>(std::min(src.read_threads, kMaxRangeReaders), span / per);
-    return static_cast<int>(std::max<GIntBig>(k, 0));
-}
-
-/* One range reader: its own dataset, src's layer in it filtered to one
- * range of FIDs (where), its stream. Everything it says is kept in out->said. */
-void ReadRange(const std::string &path, const Source &src, int n_fields,
-               const std::string &where, StreamRead *out)
-{
-    SaidSink sink{&out->said, false};
-    CPLPushErrorHandlerEx(Hold, &sink);
-    const char *const drivers[] = {"GPKG", nullptr};
-    out->ds = GDALDataset::Open(path.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers,
-                                nullptr, nullptr);
-    OGRLayer *lyr = out->ds ? out->ds->GetLayerByName(src.name.c_str()) : nullptr;
-    if (lyr == nullptr || lyr->GetLayerDefn()->GetFieldCount() != n_fields ||
-        lyr->SetAttributeFilter(where.c_str()) != OGRERR_NONE)
-        out->result = 0;
-    else
-        ReadStream(lyr, src, out);
-    CPLPopErrorHandler();
-}
-
-/* src's rows in k ranges of FIDs, on k threads; *reads empty where any
- * range could not be read that way (the caller reads one stream). */
-void ReadRanges(const Source &src, int k, GIntBig lo, GIntBig hi,
-                std::vector<std::shared_ptr<StreamRead>> *reads)
-{
-    const std::string path = src.dataset->GetDescription();
-    /* read on the caller's thread before the readers start: a driver may
-     * build its layer definition on first use */
-    const int n_fields = src.layer->GetLayerDefn()->GetFieldCount();
-    const std::string fid = QuoteName(src.layer->GetFIDColumn());
-    const GIntBig span = hi - lo + 1;
-    std::vector<std::thread> threads;
-    for (int i = 0; i < k; ++i)
-        reads->push_back(std::make_shared<StreamRead>());
-    for (int i = 0; i < k; ++i)
-    {
-        const GIntBig a = lo + span / k * i + std::min<GIntBig>(i, span % k);
-        const GIntBig b = lo + span / k * (i + 1) + std::min<GIntBig>(i + 1, span % k) - 1;
-        StreamRead *out = (*reads)[static_cast<size_t>(i)].get();
-        const std::string where = fid + " >= " + std::to_string(a) + " AND " + fid +
-                                  " <= " + std::to_string(b);
-        try
-        {
-            threads.emplace_back(ReadRange, path, std::cref(src), n_fields, where, out);
-        }
-        catch (const std::exception &)
-        {
-            out->result = 0; /* no thread: the caller reads one stream */
-        }
-    }
-    for (std::thread &t : threads)
-        t.join();
-    for (const auto &r : *reads)
-        if (r->result == 0)
-        {
-            reads->clear();
-            return;
-        }
+    std::lock_guard<std::mutex> lock(h->mu);
+    h->result = result;
+    h->said = std::move(said);
+    h->read_s = vsg_now_s() - t0;
+    h->done = true;
+    h->cv.notify_one();
 }
 
 /* Row `row` of record batch c into the caller's batch: fields, FID, and
@@ -586,77 +476,78 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
         return 0;
     OGRLayer *lyr = src.layer;
     OGRFeatureDefn *defn = lyr->GetLayerDefn();
-    std::vector<std::shared_ptr<StreamRead>> reads;
-    GIntBig lo = 0, hi = -1;
-    const int k = RangeReaders(src, &lo, &hi);
-    if (k >= 2)
-        ReadRanges(src, k, lo, hi, &reads);
-    const bool ranges = !reads.empty();
-    if (!ranges)
+    Handover h;
+    std::thread reader;
+    try
     {
-        reads.push_back(std::make_shared<StreamRead>());
-        SaidSink sink{&reads[0]->said, false};
-        CPLPushErrorHandlerEx(Hold, &sink);
-        ReadStream(lyr, src, reads[0].get());
-        CPLPopErrorHandler();
-        lyr->ResetReading();
+        reader = std::thread(ReadStream, lyr, std::cref(src), &h);
     }
-    int result = 1;
-    bool any_deferred = false;
+    catch (const std::exception &)
+    {
+        ReadStream(lyr, src, &h); /* no thread: read it all, then take */
+    }
+    bool taking = true, any_deferred = false;
     size_t n_batches = 0;
-    for (const auto &r : reads)
-    {
-        if (r->result < 0 || (result == 1 && r->result == 0))
-            result = r->result;
-        any_deferred = any_deferred || !r->defer.empty();
-        n_batches += r->arrays.size();
-    }
-    for (const auto &r : reads)
-        PassOn(r->said, !any_deferred);
+    double take_s = 0;
     std::vector<size_t> deferred; /* batch entries the feature path reads */
     std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
-    size_t n_rows = 0;
-    for (const auto &r : reads)
-        n_rows += r->rows.size();
-    batch->fids.reserve(batch->fids.size() + n_rows);
-    if (keep_fields)
-        batch->feats.reserve(batch->feats.size() + n_rows);
-    batch->wkb.Reserve(batch->wkb.Count() + n_rows);
-    for (size_t s = 0; result == 1 && s < reads.size(); ++s)
+    while (true)
     {
-        StreamRead *r = reads[s].get();
-        /* the batch keeps the record batches (their rows' WKB is borrowed),
-         * the exported WKB and a range reader's dataset */
-        batch->wkb.Hold(reads[s]);
-        counts->curves_linearized += r->curves_linearized;
-        const vsg_wkb_array v = r->wkb.View();
-        size_t d = 0;
-        for (size_t i = 0; i < r->rows.size(); ++i)
+        std::shared_ptr<Chunk> c;
         {
-            const bool deferred_row = d < r->defer.size() && r->defer[d] == i;
+            std::unique_lock<std::mutex> lock(h.mu);
+            h.cv.wait(lock, [&] { return !h.ready.empty() || h.done; });
+            if (h.ready.empty())
+                break;
+            c = std::move(h.ready.front());
+            h.ready.pop_front();
+        }
+        if (!taking)
+            continue; /* stopped: what is left is dropped */
+        const double t0 = vsg_now_s();
+        ++n_batches;
+        /* the batch keeps the record batch (its rows' WKB is borrowed) and
+         * the exported WKB */
+        batch->wkb.Hold(c);
+        counts->curves_linearized += c->curves_linearized;
+        any_deferred = any_deferred || !c->defer.empty();
+        const vsg_wkb_array v = c->wkb.View();
+        size_t d = 0;
+        for (int64_t r = 0; r < c->array->length; ++r)
+        {
+            const bool deferred_row = d < c->defer.size() && c->defer[d] == r;
             d += deferred_row ? 1 : 0;
-            if (!TakeRow(r->cols[r->rows[i].first], r->rows[i].second, defn, batch, keep_fields,
-                         visit, visit_fields, &scratch, v.wkb[i], v.size[i], deferred_row,
-                         &deferred))
+            if (!TakeRow(c->cols, r, defn, batch, keep_fields, visit, visit_fields, &scratch,
+                         v.wkb[r], v.size[r], deferred_row, &deferred))
             {
-                result = -1;
+                taking = false;
+                std::lock_guard<std::mutex> lock(h.mu);
+                h.stop = true;
                 break;
             }
         }
+        take_s += vsg_now_s() - t0;
     }
-    reads.clear();
+    if (reader.joinable())
+        reader.join();
+    lyr->ResetReading();
+    int result = taking ? h.result : -1;
+    PassOn(h.said, !any_deferred);
     for (size_t i = 0; result == 1 && i < deferred.size(); ++i)
         if (!ReadDeferred(src, batch, deferred[i], counts))
             result = -1;
     if (result == 0)
         batch->wkb.Clear();
     batch->at_end = result == 1;
-    CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%u record batches%s)", src.name.c_str(),
+    CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%u record batches)", src.name.c_str(),
              result == 1  ? "read through its Arrow stream"
              : result < 0 ? "read through its Arrow stream: failed"
                           : "not read through an Arrow stream: read as features",
-             static_cast<unsigned>(n_batches),
-             ranges ? CPLSPrintf(", %d range readers", k) : "");
+             static_cast<unsigned>(n_batches));
+    CPLDebug(VSGPU_DEBUG,
+             "layer '%s': its stream read in %.3f s on a thread of its own, its rows "
+             "taken in %.3f s",
+             src.name.c_str(), h.read_s, take_s);
     return result;
 }
 

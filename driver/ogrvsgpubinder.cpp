@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "cpl_conv.h"
-#include "cpl_multiproc.h"
 #include "cpl_string.h"
 
 namespace vsgpu
@@ -93,11 +92,6 @@ bool Binder::ResolveTable(const vsg_table_ref &ref, Source *src)
         return false;
     }
     src->layer = layer;
-    /* the dataset the layer is really in (the VSGPU dataset wraps it) */
-    const auto *vsgpu_ds = dynamic_cast<const OGRVSGPUDataset *>(ds);
-    src->dataset = vsgpu_ds ? vsgpu_ds->PlainSource() : ds;
-    src->read_threads =
-        m_plan->opts.num_threads > 0 ? m_plan->opts.num_threads : CPLGetNumCPUs();
     src->name = layer->GetName();
     src->alias = ref.alias ? ref.alias : ref.layer;
     src->geom_field = 0;

@@ -299,3 +299,25 @@ def test_progress_callback_can_cancel(tmp_path, counties_gpkg):
                  progress=stop)
     assert calls and calls[-1] >= 0.2 and 1.0 not in calls
     assert not os.path.exists(out)
+
+
+def test_progress_callback_cancels_a_dissolve_while_it_reads(tmp_path, counties_with_state):
+    """Cancelled while the input is read (the first 40 % of a dissolve's
+    progress): the stream's reader thread is stopped and joined, nothing
+    is written, and the next statement reads the layer again."""
+    out = str(tmp_path / "x.gpkg")
+    calls = []
+
+    def stop(pct, msg, user_data):
+        calls.append(pct)
+        return pct < 0.05
+
+    with gdal.config_option("VSGPU_ARROW_BATCH_ROWS", "100"):
+        with pytest.raises(RuntimeError, match="(?i)interrupt"):
+            gdal.Run("vector", "gpu-dissolve", input=counties_with_state, output=out,
+                     group_by=["st"], progress=stop)
+    assert calls and 0.05 <= calls[-1] < 0.4, calls[-3:]
+    assert not os.path.exists(out)
+    with gdal.Run("vector", "gpu-dissolve", input=counties_with_state, output=out,
+                  group_by=["st"]) as alg:
+        assert alg.Output() is not None
