@@ -152,6 +152,9 @@ using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 struct Source
 {
     OGRLayer *layer = nullptr;
+    /* the dataset the layer is in, where opening it again by its name and
+     * driver gives the same layer (no source open options); else null */
+    GDALDataset *dataset = nullptr;
     int geom_field = 0;
     std::string name;      /* the layer name, for messages                */
     std::string alias;     /* alias or layer name, as written             */
@@ -524,6 +527,38 @@ int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
                     DriverCounts *counts, const RowVisit &visit,
                     const std::vector<int> *visit_fields = nullptr);
 
+/* The rows of a source layer's Arrow stream, batch after batch (the
+ * overlays' input; ogrvsgpuarrowsource.cpp): the rows, FIDs, fields, WKB,
+ * counts and messages of ReadSourceBatch's feature path, with no
+ * geometry built by the layer's driver and none exported again. One
+ * thread at a time uses it, and it touches the layer only in Start, Read
+ * and Close. */
+struct ArrowBatchState;
+class ArrowBatchReader
+{
+  public:
+    ArrowBatchReader();
+    ~ArrowBatchReader();
+    ArrowBatchReader(const ArrowBatchReader &) = delete;
+    ArrowBatchReader &operator=(const ArrowBatchReader &) = delete;
+    /* Opens src's stream where it can be read that way (after
+     * PrepareSource; src.dataset set: a row the stream does not give is
+     * read through a second handle of it); false: read src as features. */
+    bool Start(const Source &src);
+    bool Active() const;
+    /* As ReadSourceBatch(src, max_rows, true, batch, counts, nullptr,
+     * max_bytes). */
+    bool Read(size_t max_rows, size_t max_bytes, SourceBatch *batch, DriverCounts *counts);
+    /* Releases the stream and rewinds the layer (nothing if not active). */
+    void Close();
+
+  private:
+    bool StartStream(const Source &src);
+    std::unique_ptr<ArrowBatchState> m_state;
+    friend int ReadSourceArrow(const Source &, bool, SourceBatch *, DriverCounts *,
+                               const RowVisit &, const std::vector<int> *);
+};
+
 /* Whether the source driver reported a failure since the error counter
  * read `before` (how a driver says it could not decode a geometry). */
 bool DriverFailedSince(GUInt32 before);
@@ -755,6 +790,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         Ready    /* computed (Quiesce waited for it), not yet taken       */
     } m_ahead = Ahead::None;
     vsgpu::HelperThread m_helper;
+    vsgpu::ArrowBatchReader m_arrow_in; /* the input through its Arrow stream */
     bool m_input_done = false;
     double m_build_s = 0;          /* features built when handed out   */
     int64_t m_build_rows = 0;
@@ -908,6 +944,14 @@ class OGRVSGPUDataset final : public GDALDataset
   public:
     OGRVSGPUDataset() = default;
     ~OGRVSGPUDataset() override;
+
+    /* The source dataset its layers are in, where it was opened without
+     * source open options (SRC_*), so that opening it again by its name
+     * gives the same layers; nullptr otherwise. */
+    GDALDataset *PlainSource() const
+    {
+        return m_src_options.Count() == 0 ? m_wrapped : nullptr;
+    }
 
     static int Identify(GDALOpenInfo *info);
     static GDALDataset *Open(GDALOpenInfo *info);

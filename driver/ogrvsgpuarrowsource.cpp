@@ -1,6 +1,8 @@
 /*
- * ogrvsgpuarrowsource.cpp - reading a whole source layer through its Arrow
- * stream (RFC 86, OGR_L_GetArrowStream) where the layer's driver offers a
+ * ogrvsgpuarrowsource.cpp - reading a source layer through its Arrow
+ * stream (RFC 86, OGR_L_GetArrowStream), whole (ReadSourceArrow: a
+ * dissolve's input, an overlay's method layer) or batch after batch
+ * (ArrowBatchReader: an overlay's input), where the layer's driver offers a
  * fast one (OLCFastGetArrowStream: GeoPackage from GDAL 3.6, FlatGeobuf,
  * Parquet and others later). The layer's driver hands out each row's WKB
  * as stored, without building an OGRGeometry and exporting it again, which
@@ -13,9 +15,9 @@
  * export writes for them) are taken as they are, without a copy (the
  * batch keeps the record batches they lie in); any other WKB goes
  * through OGR (parse, linearise curves, export) as on the feature path;
- * a null, or WKB that OGR cannot parse, is read again after the stream as
- * the feature path reads it (GetFeature: the driver's failure, counted as
- * unreadable, or a true NULL). The path is taken only where it
+ * a null, or WKB that OGR cannot parse, is read again at the end of its
+ * batch as the feature path reads it (GetFeature: the driver's failure,
+ * counted as unreadable, or a true NULL). The path is taken only where it
  * provably reads the same rows: no spatial or attribute filter, no
  * reprojection, one geometry field, and attribute fields of the Arrow
  * types read here (32/64-bit integers, reals, strings); otherwise, or with
@@ -28,13 +30,9 @@
 #include "ogr_recordbatch.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace vsgpu
 {
@@ -133,16 +131,13 @@ bool ParseQuietly(const unsigned char *w, size_t n, OGRGeometry **g)
     return ok;
 }
 
-/* What a stream's driver said while it filled record batches
- * (from_stream), and what was said around it (opening a range reader's
- * dataset, exporting a geometry): kept, and said again on the caller's
- * thread once every stream is read (GDAL's error handlers are per thread,
- * and a range reader runs on its own). From GDAL 3.10 on, GeoPackage's
- * stream reports an unreadable geometry itself ("Unable to read geometry")
- * and hands the row out as NULL; the row is read again as a feature
- * (ReadDeferred), which reports it once more, as the feature path does.
- * So the stream's failures are dropped when there are such rows;
- * everything else is passed on as it was said. */
+/* What a stream's driver said while it filled a record batch
+ * (from_stream), kept until the batch's rows are sorted. From GDAL 3.10
+ * on, GeoPackage's stream reports an unreadable geometry itself ("Unable
+ * to read geometry") and hands the row out as NULL; the row is read again
+ * as a feature (ReadDeferred), which reports it once more, as the feature
+ * path does. So a record batch's failures are dropped when it has such
+ * rows; everything else is passed on as it was said. */
 struct Said
 {
     CPLErr cls;
@@ -272,22 +267,6 @@ struct Chunk
     }
 };
 
-/* The stream's reader (a thread of its own) and the caller, who takes
- * each record batch's rows while the reader fills the next: GDAL's
- * stream and the rows' own work (fields, the visit) cost about the same
- * on a dissolve's read (docs/benchmarks.md), so they overlap. */
-struct Handover
-{
-    std::mutex mu;
-    std::condition_variable cv;
-    std::deque<std::shared_ptr<Chunk>> ready;
-    bool done = false; /* the reader has returned */
-    bool stop = false; /* the caller takes no more */
-    int result = 1;    /* 1 read, 0 not taken (nothing handed over), -1 failed */
-    std::vector<Said> said; /* the reader's, once done */
-    double read_s = 0;
-};
-
 /* Row `row` of record batch c: its geometry entry in out (a plain
  * geometry's WKB borrowed; any other exported by OGR as the feature path
  * exports it; a null, or WKB OGR cannot parse, left to the feature path's
@@ -322,86 +301,6 @@ bool TakeGeometry(const Columns &c, int64_t row, Chunk *out)
         out->wkb.AddNull();
     }
     return true;
-}
-
-/* The reader: every record batch of lyr's Arrow stream, handed over as a
- * Chunk. It touches lyr, and the caller does not until it is done; what
- * it says is kept for the caller. */
-void ReadStream(OGRLayer *lyr, const Source &src, Handover *h)
-{
-    const double t0 = vsg_now_s();
-    std::vector<Said> said;
-    SaidSink around{&said, false};
-    CPLPushErrorHandlerEx(Hold, &around);
-    int result = 1;
-    ArrowArrayStream stream;
-    memset(&stream, 0, sizeof stream);
-    char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
-    /* rows per record batch (the driver's default otherwise): tests take
-     * small batches, so that many are held at once */
-    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
-        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
-    const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(lyr), &stream, opts);
-    CSLDestroy(opts);
-    ArrowSchema schema;
-    memset(&schema, 0, sizeof schema);
-    if (!opened || stream.get_schema(&stream, &schema) != 0)
-        result = 0; /* the layer reads features instead */
-    bool first = true;
-    while (result == 1)
-    {
-        auto chunk = std::make_shared<Chunk>();
-        chunk->array.reset(new ArrowArray);
-        ArrowArray *arr = chunk->array.get();
-        memset(arr, 0, sizeof *arr);
-        SaidSink sink{&said, true};
-        CPLPushErrorHandlerEx(Hold, &sink);
-        const int got = stream.get_next(&stream, arr);
-        CPLPopErrorHandler();
-        if (got != 0)
-        {
-            const char *msg = stream.get_last_error ? stream.get_last_error(&stream) : nullptr;
-            CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s",
-                     src.name.c_str(), msg ? msg : "Arrow stream error");
-            result = -1;
-            break;
-        }
-        if (arr->release == nullptr)
-            break; /* the end */
-        if (!FindColumns(schema, *arr, lyr, &chunk->cols))
-        {
-            /* a layout this reader does not take: nothing handed over
-             * yet, or the rows so far are lost for the feature path */
-            result = first ? 0 : -1;
-            if (result < 0)
-                CPLError(CE_Failure, CPLE_AppDefined,
-                         "VSGPU: layer '%s': its Arrow stream changed its columns",
-                         src.name.c_str());
-            break;
-        }
-        first = false;
-        for (int64_t r = 0; r < arr->length && result == 1; ++r)
-            if (!TakeGeometry(chunk->cols, r, chunk.get()))
-                result = -1;
-        if (result != 1)
-            break;
-        std::lock_guard<std::mutex> lock(h->mu);
-        if (h->stop)
-            break;
-        h->ready.push_back(std::move(chunk));
-        h->cv.notify_one();
-    }
-    if (schema.release)
-        schema.release(&schema);
-    if (stream.release)
-        stream.release(&stream);
-    CPLPopErrorHandler();
-    std::lock_guard<std::mutex> lock(h->mu);
-    h->result = result;
-    h->said = std::move(said);
-    h->read_s = vsg_now_s() - t0;
-    h->done = true;
-    h->cv.notify_one();
 }
 
 /* Row `row` of record batch c into the caller's batch: fields, FID, and
@@ -454,11 +353,12 @@ bool TakeRow(const Columns &c, int64_t row, OGRFeatureDefn *defn, SourceBatch *b
 /* Entry i of the batch as the feature path reads it: the feature by its
  * FID, a driver failure counted as unreadable (or the statement's error
  * under INVALID=ERROR), its geometry exported as Add does. */
-bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts *counts)
+bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts *counts,
+                  OGRLayer *lyr = nullptr)
 {
     const GIntBig fid = batch->fids[i];
     const GUInt32 errors_before = CPLGetErrorCounter();
-    std::unique_ptr<OGRFeature> f(src.layer->GetFeature(fid));
+    std::unique_ptr<OGRFeature> f((lyr ? lyr : src.layer)->GetFeature(fid));
     const bool failed_read = DriverFailedSince(errors_before);
     const OGRGeometry *g = f ? f->GetGeomFieldRef(src.geom_field) : nullptr;
     if (g == nullptr)
@@ -468,87 +368,275 @@ bool ReadDeferred(const Source &src, SourceBatch *batch, size_t i, DriverCounts 
 
 }  // namespace
 
+/* ---- the overlays' input, batch after batch ------------------------------ */
+
+struct ArrowBatchState
+{
+    const Source *src = nullptr;
+    ArrowArrayStream stream;
+    ArrowSchema schema;
+    std::shared_ptr<Chunk> cur; /* the record batch rows are taken from */
+    int64_t row = 0;            /* its next row                          */
+    size_t defer_pos = 0;       /* its next row left to the feature path */
+    bool end = false;
+    size_t chunks = 0;          /* record batches fetched                */
+    std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
+    /* batch after batch, rows left to the feature path are read through a
+     * second handle of the dataset: GetFeature on the layer itself would
+     * disturb its stream (GeoPackage's lost a row, 2026-11-27) */
+    GDALDataset *aside = nullptr;
+};
+
+namespace
+{
+
+/* The stream's next record batch as st->cur: 1; 0 at the end; -1 failed
+ * (CE_Failure raised); -2 a layout this reader does not take (nothing
+ * taken from the stream yet: the caller reads features). What the driver
+ * said while filling it is raised now, its failures dropped where rows are
+ * left to the feature path (which says them again, as ReadSourceArrow). */
+int FetchChunk(ArrowBatchState *st, bool first)
+{
+    auto chunk = std::make_shared<Chunk>();
+    chunk->array.reset(new ArrowArray);
+    ArrowArray *arr = chunk->array.get();
+    memset(arr, 0, sizeof *arr);
+    std::vector<Said> said;
+    SaidSink sink{&said, true};
+    CPLPushErrorHandlerEx(Hold, &sink);
+    const int got = st->stream.get_next(&st->stream, arr);
+    CPLPopErrorHandler();
+    const std::string &name = st->src->name;
+    if (got != 0)
+    {
+        PassOn(said, true);
+        const char *msg = st->stream.get_last_error ? st->stream.get_last_error(&st->stream)
+                                                    : nullptr;
+        CPLError(CE_Failure, CPLE_AppDefined, "VSGPU: reading layer '%s': %s", name.c_str(),
+                 msg ? msg : "Arrow stream error");
+        return -1;
+    }
+    if (arr->release == nullptr)
+    {
+        PassOn(said, true);
+        return 0;
+    }
+    if (!FindColumns(st->schema, *arr, st->src->layer, &chunk->cols))
+    {
+        if (first)
+            return -2;
+        PassOn(said, true);
+        CPLError(CE_Failure, CPLE_AppDefined,
+                 "VSGPU: layer '%s': its Arrow stream changed its columns", name.c_str());
+        return -1;
+    }
+    for (int64_t r = 0; r < arr->length; ++r)
+        if (!TakeGeometry(chunk->cols, r, chunk.get()))
+            return -1;
+    PassOn(said, chunk->defer.empty());
+    st->cur = std::move(chunk);
+    st->row = 0;
+    st->defer_pos = 0;
+    ++st->chunks;
+    return 1;
+}
+
+void CloseStream(ArrowBatchState *st)
+{
+    if (st->schema.release)
+        st->schema.release(&st->schema);
+    if (st->stream.release)
+        st->stream.release(&st->stream);
+    st->src->layer->ResetReading();
+    if (st->aside)
+        GDALClose(GDALDataset::ToHandle(st->aside));
+    st->aside = nullptr;
+}
+
+/* The layer the rows left to the feature path are read from, batch after
+ * batch: the same layer in a second handle of its dataset, opened on first
+ * use (null: failed, CE_Failure raised). */
+OGRLayer *DeferredLayer(ArrowBatchState *st)
+{
+    const Source &src = *st->src;
+    if (st->aside == nullptr)
+    {
+        const char *const drivers[] = {src.dataset->GetDriver()->GetDescription(), nullptr};
+        st->aside = GDALDataset::Open(src.dataset->GetDescription(),
+                                      GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers, nullptr,
+                                      nullptr);
+    }
+    OGRLayer *lyr = st->aside ? st->aside->GetLayerByName(src.name.c_str()) : nullptr;
+    if (lyr == nullptr)
+        CPLError(CE_Failure, CPLE_OpenFailed,
+                 "VSGPU: layer '%s': cannot open '%s' again to read a row its Arrow stream "
+                 "did not give",
+                 src.name.c_str(), src.dataset->GetDescription());
+    return lyr;
+}
+
+}  // namespace
+
+ArrowBatchReader::ArrowBatchReader() = default;
+
+ArrowBatchReader::~ArrowBatchReader()
+{
+    Close();
+}
+
+bool ArrowBatchReader::Start(const Source &src)
+{
+    /* batch after batch, rows left aside are read through a second handle
+     * of the dataset: one that can be opened again by its name */
+    if (src.dataset == nullptr || src.dataset->GetDriver() == nullptr)
+        return false;
+    return StartStream(src);
+}
+
+bool ArrowBatchReader::StartStream(const Source &src)
+{
+    Close();
+    if (!Eligible(src))
+        return false;
+    auto st = std::make_unique<ArrowBatchState>();
+    memset(&st->stream, 0, sizeof st->stream);
+    memset(&st->schema, 0, sizeof st->schema);
+    st->src = &src;
+    char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
+    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
+        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
+    const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(src.layer), &st->stream, opts);
+    CSLDestroy(opts);
+    if (!opened)
+        return false;
+    /* the first record batch now: a layout this reader does not take, or a
+     * stream that fails at once, leaves the layer to the feature path */
+    int got = st->stream.get_schema(&st->stream, &st->schema) == 0 ? 0 : -2;
+    std::vector<Said> said; /* raised only if the stream is kept */
+    if (got == 0)
+    {
+        SaidSink sink{&said, false};
+        CPLPushErrorHandlerEx(Hold, &sink);
+        got = FetchChunk(st.get(), true);
+        CPLPopErrorHandler();
+    }
+    if (got < 0)
+    {
+        CloseStream(st.get());
+        return false;
+    }
+    PassOn(said, true);
+    st->end = got == 0;
+    m_state = std::move(st);
+    return true;
+}
+
+bool ArrowBatchReader::Active() const
+{
+    return m_state != nullptr;
+}
+
+namespace
+{
+
+/* Up to max_rows more rows of st's stream into batch, stopping after the
+ * row that brings its WKB to max_bytes or more; keep_fields, visit and
+ * visit_fields as ReadWholeSource's. false: failed (CE_Failure raised) or
+ * stopped by the visit. */
+bool ReadRows(ArrowBatchState *st, size_t max_rows, size_t max_bytes, bool keep_fields,
+              const RowVisit &visit, const std::vector<int> *visit_fields, SourceBatch *batch,
+              DriverCounts *counts, std::vector<size_t> *left_aside = nullptr)
+{
+    const Source &src = *st->src;
+    OGRFeatureDefn *defn = src.layer->GetLayerDefn();
+    batch->at_end = false;
+    std::vector<size_t> deferred; /* batch entries the feature path reads */
+    const Chunk *held = nullptr;
+    for (size_t n = 0; n < max_rows && batch->wkb.Bytes() < max_bytes; ++n)
+    {
+        if (!st->cur || st->row == st->cur->array->length)
+        {
+            const int got = st->end ? 0 : FetchChunk(st, false);
+            if (got < 0)
+                return false;
+            if (got == 0)
+            {
+                st->end = true;
+                st->cur.reset();
+                batch->at_end = true;
+                break;
+            }
+        }
+        Chunk *c = st->cur.get();
+        if (held != c)
+        {
+            batch->wkb.Hold(st->cur); /* its rows' WKB is borrowed */
+            held = c;
+            if (st->row == 0)
+                counts->curves_linearized += c->curves_linearized;
+        }
+        const int64_t r = st->row++;
+        const bool deferred_row =
+            st->defer_pos < c->defer.size() && c->defer[st->defer_pos] == r;
+        st->defer_pos += deferred_row ? 1 : 0;
+        const vsg_wkb_array v = c->wkb.View();
+        if (!TakeRow(c->cols, r, defn, batch, keep_fields, visit, visit_fields, &st->scratch,
+                     v.wkb[r], v.size[r], deferred_row, &deferred))
+            return false;
+    }
+    if (left_aside != nullptr)
+    {
+        left_aside->insert(left_aside->end(), deferred.begin(), deferred.end());
+        return true;
+    }
+    if (deferred.empty())
+        return true;
+    OGRLayer *lyr = DeferredLayer(st);
+    if (lyr == nullptr)
+        return false;
+    for (size_t i : deferred)
+        if (!ReadDeferred(src, batch, i, counts, lyr))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+bool ArrowBatchReader::Read(size_t max_rows, size_t max_bytes, SourceBatch *batch,
+                            DriverCounts *counts)
+{
+    return ReadRows(m_state.get(), max_rows, max_bytes, true, nullptr, nullptr, batch, counts);
+}
+
+void ArrowBatchReader::Close()
+{
+    if (!m_state)
+        return;
+    CloseStream(m_state.get());
+    m_state.reset();
+}
+
+
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
                     DriverCounts *counts, const RowVisit &visit,
                     const std::vector<int> *visit_fields)
 {
-    if (!Eligible(src))
-        return 0;
-    OGRLayer *lyr = src.layer;
-    OGRFeatureDefn *defn = lyr->GetLayerDefn();
-    Handover h;
-    std::thread reader;
-    try
-    {
-        reader = std::thread(ReadStream, lyr, std::cref(src), &h);
-    }
-    catch (const std::exception &)
-    {
-        ReadStream(lyr, src, &h); /* no thread: read it all, then take */
-    }
-    bool taking = true, any_deferred = false;
-    size_t n_batches = 0;
-    double take_s = 0;
-    std::vector<size_t> deferred; /* batch entries the feature path reads */
-    std::unique_ptr<OGRFeature> scratch; /* TakeRow's */
-    while (true)
-    {
-        std::shared_ptr<Chunk> c;
-        {
-            std::unique_lock<std::mutex> lock(h.mu);
-            h.cv.wait(lock, [&] { return !h.ready.empty() || h.done; });
-            if (h.ready.empty())
-                break;
-            c = std::move(h.ready.front());
-            h.ready.pop_front();
-        }
-        if (!taking)
-            continue; /* stopped: what is left is dropped */
-        const double t0 = vsg_now_s();
-        ++n_batches;
-        /* the batch keeps the record batch (its rows' WKB is borrowed) and
-         * the exported WKB */
-        batch->wkb.Hold(c);
-        counts->curves_linearized += c->curves_linearized;
-        any_deferred = any_deferred || !c->defer.empty();
-        const vsg_wkb_array v = c->wkb.View();
-        size_t d = 0;
-        for (int64_t r = 0; r < c->array->length; ++r)
-        {
-            const bool deferred_row = d < c->defer.size() && c->defer[d] == r;
-            d += deferred_row ? 1 : 0;
-            if (!TakeRow(c->cols, r, defn, batch, keep_fields, visit, visit_fields, &scratch,
-                         v.wkb[r], v.size[r], deferred_row, &deferred))
-            {
-                taking = false;
-                std::lock_guard<std::mutex> lock(h.mu);
-                h.stop = true;
-                break;
-            }
-        }
-        take_s += vsg_now_s() - t0;
-    }
-    if (reader.joinable())
-        reader.join();
-    lyr->ResetReading();
-    int result = taking ? h.result : -1;
-    PassOn(h.said, !any_deferred);
-    for (size_t i = 0; result == 1 && i < deferred.size(); ++i)
-        if (!ReadDeferred(src, batch, deferred[i], counts))
-            result = -1;
-    if (result == 0)
-        batch->wkb.Clear();
-    batch->at_end = result == 1;
+    ArrowBatchReader reader;
+    if (!reader.StartStream(src))
+        return 0; /* the layer reads features instead */
+    ArrowBatchState *st = reader.m_state.get();
+    std::vector<size_t> left_aside; /* read after the stream, as features */
+    bool ok = ReadRows(st, SIZE_MAX, SIZE_MAX, keep_fields, visit, visit_fields, batch, counts,
+                       &left_aside);
+    const unsigned chunks = static_cast<unsigned>(st->chunks);
+    reader.Close();
+    for (size_t k = 0; ok && k < left_aside.size(); ++k)
+        ok = ReadDeferred(src, batch, left_aside[k], counts);
     CPLDebug(VSGPU_DEBUG, "layer '%s' %s (%u record batches)", src.name.c_str(),
-             result == 1  ? "read through its Arrow stream"
-             : result < 0 ? "read through its Arrow stream: failed"
-                          : "not read through an Arrow stream: read as features",
-             static_cast<unsigned>(n_batches));
-    CPLDebug(VSGPU_DEBUG,
-             "layer '%s': its stream read in %.3f s on a thread of its own, its rows "
-             "taken in %.3f s",
-             src.name.c_str(), h.read_s, take_s);
-    return result;
+             ok ? "read through its Arrow stream" : "read through its Arrow stream: failed",
+             chunks);
+    batch->at_end = ok;
+    return ok ? 1 : -1;
 }
 
 }  // namespace vsgpu

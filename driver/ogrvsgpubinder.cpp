@@ -92,6 +92,9 @@ bool Binder::ResolveTable(const vsg_table_ref &ref, Source *src)
         return false;
     }
     src->layer = layer;
+    /* the dataset the layer is really in (the VSGPU dataset wraps it) */
+    const auto *vsgpu_ds = dynamic_cast<const OGRVSGPUDataset *>(ds);
+    src->dataset = vsgpu_ds ? vsgpu_ds->PlainSource() : ds;
     src->name = layer->GetName();
     src->alias = ref.alias ? ref.alias : ref.layer;
     src->geom_field = 0;

@@ -62,6 +62,7 @@ void OGRVSGPUOverlayLayer::Stop()
 {
     /* first the helper: it may be using the engine and the input layer */
     m_helper.Quit();
+    m_arrow_in.Close();
     m_ahead = Ahead::None;
     m_next.Clear();
     m_built.clear();
@@ -85,6 +86,11 @@ bool OGRVSGPUOverlayLayer::Start()
     if (!vsgpu::PrepareSource(m_plan->input, m_plan->spatial_filter.get()))
         return false;
     m_input_total = CountInputForProgress();
+    /* the input through its Arrow stream where it can be (no feature per
+     * row, no geometry built by the driver), as features otherwise */
+    if (m_arrow_in.Start(m_plan->input))
+        CPLDebug(VSGPU_DEBUG, "layer '%s' read through its Arrow stream, batch after batch",
+                 m_plan->input.name.c_str());
     return true;
 }
 
@@ -204,8 +210,12 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
     const vsgpu::Source &input = m_plan->input;
     size_t batch_rows = 0, batch_bytes = 0;
     BatchLimits(first, &batch_rows, &batch_bytes);
-    if (!vsgpu::ReadSourceBatch(input, batch_rows, true, &b->in, &b->counts,
-                                nullptr, batch_bytes))
+    const bool read =
+        m_arrow_in.Active()
+            ? m_arrow_in.Read(batch_rows, batch_bytes, &b->in, &b->counts)
+            : vsgpu::ReadSourceBatch(input, batch_rows, true, &b->in, &b->counts, nullptr,
+                                     batch_bytes);
+    if (!read)
         return false;
     b->read = true;
     const int64_t n = static_cast<int64_t>(b->in.Size());

@@ -213,3 +213,43 @@ def test_many_record_batches_held_at_once(counties_gpkg):
     assert len(small["features"]) == len(whole["features"]) == 56
     for a, b in zip(small["features"], whole["features"]):
         assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
+
+
+# ---- the overlays' input, batch after batch -----------------------------------
+
+@pytest.mark.parametrize("batch", ["7", "100000"])
+@pytest.mark.parametrize("sql", ["SELECT * FROM ST_Intersection(counties, states)",
+                                 "SELECT * FROM ST_Clip(counties, states)",
+                                 "SELECT * FROM ST_ClipByRect(counties, -80, 35, -75, 40)"],
+                         ids=["intersection", "clip", "clip_rect"])
+def test_overlay_input_batch_after_batch(counties_gpkg, sql, batch):
+    """An overlay reads its input through the Arrow stream in its own
+    batches (BATCH_SIZE), which cut across the stream's record batches of
+    100 rows: the same features, messages and metadata as the feature
+    path."""
+    cfg = {"VSGPU_BATCH_SIZE": batch, "VSGPU_ARROW_BATCH_ROWS": "100"}
+    assert _same(counties_gpkg, sql, cfg)
+    res = _run(counties_gpkg, sql, True, cfg)
+    said = " ".join(_messages(res, gdal.CE_Debug))
+    assert "layer 'counties' read through its Arrow stream, batch after batch" in said
+
+
+@pytest.mark.parametrize("policy", ["REPAIR", "SKIP", "ERROR"])
+def test_overlay_input_bad_blobs_in_later_batches(tmp_path, policy):
+    """Bad rows of the input in several batches of 3 rows and record
+    batches of 4: each is read again as a feature at the end of its batch,
+    as the feature path reads it in place."""
+    blobs = [bad_inputs.gpkg_blob(bad_inputs.wkb_polygon(
+        [[(x, 0.0), (x, 1.0), (x + 1.0, 1.0), (x + 1.0, 0.0), (x, 0.0)]])) for x in range(20)]
+    for i, kind in ((2, "null"), (7, "garbage"), (11, "big_endian"), (13, "unclosed"),
+                    (17, "truncated")):
+        blobs[i] = BAD[kind]()[0]
+    path = _blobs_file(tmp_path, blobs)
+    ds = ogr.Open(path, 1)
+    vu.write_layer(ds, "a", ogr.wkbPolygon, [("s", ogr.OFTString)],
+                   [("POLYGON((-5 -5,-5 50,50 50,50 -5,-5 -5))", {"s": "x"})])
+    ds = None
+    cfg = {"VSGPU_INVALID": policy, "VSGPU_BATCH_SIZE": "3", "VSGPU_ARROW_BATCH_ROWS": "4"}
+    for sql in ("SELECT * FROM ST_Intersection(inp, a)", "SELECT * FROM ST_Clip(inp, a)",
+                "SELECT * FROM ST_ClipByRect(inp, 0.5, -1, 30, 2)"):
+        assert _same(path, sql, cfg), sql
