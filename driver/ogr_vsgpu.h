@@ -417,12 +417,6 @@ class WkbBatch
   public:
     void Clear();
     void AddNull();
-    /* Room for n entries in all (no bytes). */
-    void Reserve(size_t n)
-    {
-        m_ptrs.reserve(n);
-        m_sizes.reserve(n);
-    }
     /* Appends WKB as it is, without copying it (the caller vouches that it
      * is what Add would write for its geometry, and has handed the bytes'
      * owner to Hold). */

@@ -302,9 +302,10 @@ def test_progress_callback_can_cancel(tmp_path, counties_gpkg):
 
 
 def test_progress_callback_cancels_a_dissolve_while_it_reads(tmp_path, counties_with_state):
-    """Cancelled while the input is read (the first 40 % of a dissolve's
-    progress): the stream's reader thread is stopped and joined, nothing
-    is written, and the next statement reads the layer again."""
+    """Cancelled while the input is read through its Arrow stream (the
+    first 40 % of a dissolve's progress, record batches of 100 rows): the
+    read stops, the stream is released, nothing is written, and the next
+    statement reads the layer again."""
     out = str(tmp_path / "x.gpkg")
     calls = []
 
