@@ -385,6 +385,7 @@ struct ArrowBatchState
      * second handle of the dataset: GetFeature on the layer itself would
      * disturb its stream (GeoPackage's lost a row, 2026-11-27) */
     GDALDataset *aside = nullptr;
+    OGRLayer *aside_layer = nullptr;
 };
 
 namespace
@@ -451,27 +452,25 @@ void CloseStream(ArrowBatchState *st)
     if (st->aside)
         GDALClose(GDALDataset::ToHandle(st->aside));
     st->aside = nullptr;
+    st->aside_layer = nullptr;
 }
 
-/* The layer the rows left to the feature path are read from, batch after
- * batch: the same layer in a second handle of its dataset, opened on first
- * use (null: failed, CE_Failure raised). */
-OGRLayer *DeferredLayer(ArrowBatchState *st)
+/* The same layer in a second, read-only handle of its dataset, where the
+ * rows left to the feature path are read batch after batch (null where
+ * the dataset does not open again by its name and driver). */
+OGRLayer *OpenAside(ArrowBatchState *st)
 {
     const Source &src = *st->src;
-    if (st->aside == nullptr)
-    {
-        const char *const drivers[] = {src.dataset->GetDriver()->GetDescription(), nullptr};
-        st->aside = GDALDataset::Open(src.dataset->GetDescription(),
-                                      GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers, nullptr,
-                                      nullptr);
-    }
+    const char *const drivers[] = {src.dataset->GetDriver()->GetDescription(), nullptr};
+    CPLErrorStateBackuper keep;
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    st->aside = GDALDataset::Open(src.dataset->GetDescription(),
+                                  GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers, nullptr, nullptr);
+    CPLPopErrorHandler();
     OGRLayer *lyr = st->aside ? st->aside->GetLayerByName(src.name.c_str()) : nullptr;
-    if (lyr == nullptr)
-        CPLError(CE_Failure, CPLE_OpenFailed,
-                 "VSGPU: layer '%s': cannot open '%s' again to read a row its Arrow stream "
-                 "did not give",
-                 src.name.c_str(), src.dataset->GetDescription());
+    if (lyr == nullptr ||
+        lyr->GetLayerDefn()->GetFieldCount() != src.layer->GetLayerDefn()->GetFieldCount())
+        return nullptr;
     return lyr;
 }
 
@@ -487,10 +486,27 @@ ArrowBatchReader::~ArrowBatchReader()
 bool ArrowBatchReader::Start(const Source &src)
 {
     /* batch after batch, rows left aside are read through a second handle
-     * of the dataset: one that can be opened again by its name */
-    if (src.dataset == nullptr || src.dataset->GetDriver() == nullptr)
+     * of the dataset, opened now: where it does not open again by its name
+     * (an in-memory dataset, say) the layer is read as features */
+    if (src.dataset == nullptr || src.dataset->GetDriver() == nullptr || !Eligible(src))
         return false;
-    return StartStream(src);
+    ArrowBatchState probe;
+    probe.src = &src;
+    OGRLayer *aside = OpenAside(&probe);
+    if (aside == nullptr)
+    {
+        if (probe.aside)
+            GDALClose(GDALDataset::ToHandle(probe.aside));
+        return false;
+    }
+    if (!StartStream(src))
+    {
+        GDALClose(GDALDataset::ToHandle(probe.aside));
+        return false;
+    }
+    m_state->aside = probe.aside;
+    m_state->aside_layer = aside;
+    return true;
 }
 
 bool ArrowBatchReader::StartStream(const Source &src)
@@ -589,13 +605,8 @@ bool ReadRows(ArrowBatchState *st, size_t max_rows, size_t max_bytes, bool keep_
         left_aside->insert(left_aside->end(), deferred.begin(), deferred.end());
         return true;
     }
-    if (deferred.empty())
-        return true;
-    OGRLayer *lyr = DeferredLayer(st);
-    if (lyr == nullptr)
-        return false;
     for (size_t i : deferred)
-        if (!ReadDeferred(src, batch, i, counts, lyr))
+        if (!ReadDeferred(src, batch, i, counts, st->aside_layer))
             return false;
     return true;
 }

@@ -253,3 +253,19 @@ def test_overlay_input_bad_blobs_in_later_batches(tmp_path, policy):
     for sql in ("SELECT * FROM ST_Intersection(inp, a)", "SELECT * FROM ST_Clip(inp, a)",
                 "SELECT * FROM ST_ClipByRect(inp, 0.5, -1, 30, 2)"):
         assert _same(path, sql, cfg), sql
+
+
+def test_overlay_input_read_as_features_where_its_dataset_cannot_open_again(counties_gpkg):
+    """Batch after batch, the rows the stream does not give are read through
+    a second handle of the dataset, opened when the statement starts; a
+    source opened with source open options (SRC_*) would not open the same
+    way again, so its input is read as features, with the same answer."""
+    sql = "SELECT * FROM ST_Intersection(counties, states)"
+    cfg = {"VSGPU_ARROW_INPUT": "YES", "CPL_DEBUG": "VSGPU", "VSGPU_EXECUTION_MODE": "CPU"}
+    plain = vu.run_vsgpu(counties_gpkg, sql, config=cfg)
+    opts = vu.run_vsgpu(counties_gpkg, sql, open_options=["SRC_LIST_ALL_TABLES=NO"], config=cfg)
+    assert "batch after batch" in " ".join(_messages(plain, gdal.CE_Debug))
+    assert "batch after batch" not in " ".join(_messages(opts, gdal.CE_Debug))
+    assert len(plain["features"]) == len(opts["features"]) > 0
+    for a, b in zip(plain["features"], opts["features"]):
+        assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
