@@ -83,6 +83,12 @@ int vsg_engine_num_threads(const vsg_engine *e)
     return e ? e->n_threads : 0;
 }
 
+void vsg_engine_parallel(vsg_engine *e, size_t n_tasks,
+                         void (*fn)(void *ctx, size_t task, int worker), void *ctx)
+{
+    vsg_pool_run(e->pool, n_tasks, fn, ctx);
+}
+
 void vsg_engine_set_progress(vsg_engine *e, vsg_progress_fn fn, void *data)
 {
     if (!e)

@@ -188,6 +188,15 @@ const char *vsg_engine_last_error(const vsg_engine *e);
 const vsg_counts *vsg_engine_counts(const vsg_engine *e);
 vsg_profile *vsg_engine_profile(vsg_engine *e);
 int vsg_engine_num_threads(const vsg_engine *e);
+/* Runs fn(ctx, task, worker) once for every task in [0, n_tasks) on the
+ * engine's worker threads (the calling thread works too, as worker 0) and
+ * returns when all have finished: for the caller's own work between
+ * engine calls (the driver builds output features there), on threads that
+ * live as long as the engine. One run at a time, from the thread that
+ * drives the engine, never while an engine call runs; fn must not fail
+ * loudly. */
+void vsg_engine_parallel(vsg_engine *e, size_t n_tasks,
+                         void (*fn)(void *ctx, size_t task, int worker), void *ctx);
 /* Why rows left the GPU pipeline for the CPU engine during this engine's
  * life ("" when none did): the first reason, for the one warning the
  * driver emits. */

@@ -802,8 +802,8 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* With read-ahead, the first of those batches is this many times
      * smaller (BatchLimits). */
     static constexpr size_t kGpuFirstBatchDivisor = 8;
-    /* PrebuildFeatures: at most this many threads, each at least this
-     * many features */
+    /* PrebuildFeatures: at most this many runs at once, each at least
+     * this many features */
     static constexpr size_t kPrebuildThreads = 8;
     static constexpr size_t kPrebuildMinRows = 4096;
 
@@ -816,11 +816,11 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
      * thread when reading ahead. false: CPLError raised. */
     bool RunBatch(Batch *b, bool first, bool prebuild);
     /* Builds b's features on the helper while the caller is still handing
-     * out the current batch (the helper has time to spare), on several
-     * threads, each a run of them; a thread stops at a feature that fails
-     * (that one is built again when handed out, and fails there with its
-     * message) or once the caller waits for the batch. What is not built
-     * is built when handed out. */
+     * out the current batch (the helper has time to spare), on the
+     * engine's workers, each a run of them; a run stops at a feature that
+     * fails (that one is built again when handed out, and fails there with
+     * its message) or once the caller waits for the batch. What is not
+     * built is built when handed out. */
     void PrebuildFeatures(Batch *b) const;
     /* Makes b the current batch. */
     void TakeBatch(Batch *b);

@@ -131,37 +131,30 @@ bool ParseQuietly(const unsigned char *w, size_t n, OGRGeometry **g)
     return ok;
 }
 
-/* What a stream's driver said while it filled a record batch
- * (from_stream), kept until the batch's rows are sorted. From GDAL 3.10
- * on, GeoPackage's stream reports an unreadable geometry itself ("Unable
- * to read geometry") and hands the row out as NULL; the row is read again
- * as a feature (ReadDeferred), which reports it once more, as the feature
- * path does. So a record batch's failures are dropped when it has such
- * rows; everything else is passed on as it was said. */
+/* What the layer's driver said while it filled a record batch, kept until
+ * the batch's rows are sorted. From GDAL 3.10 on, GeoPackage's stream
+ * reports an unreadable geometry itself ("Unable to read geometry") and
+ * hands the row out as NULL; the row is read again as a feature
+ * (ReadDeferred), which reports it once more, as the feature path does.
+ * So a record batch's failures are dropped when it has such rows;
+ * everything else is passed on as it was said. */
 struct Said
 {
     CPLErr cls;
     CPLErrorNum no;
     std::string msg;
-    bool from_stream;
-};
-
-struct SaidSink
-{
-    std::vector<Said> *said;
-    bool from_stream;
 };
 
 void CPL_STDCALL Hold(CPLErr cls, CPLErrorNum no, const char *msg)
 {
-    auto *sink = static_cast<SaidSink *>(CPLGetErrorHandlerUserData());
-    sink->said->push_back({cls, no, msg ? msg : "", sink->from_stream});
+    auto *said = static_cast<std::vector<Said> *>(CPLGetErrorHandlerUserData());
+    said->push_back({cls, no, msg ? msg : ""});
 }
 
-void PassOn(const std::vector<Said> &said, bool keep_stream_failures)
+void PassOn(const std::vector<Said> &said, bool keep_failures)
 {
     for (const Said &m : said)
-        if (m.cls != CE_Failure || !m.from_stream || keep_stream_failures)
+        if (m.cls != CE_Failure || keep_failures)
             CPLError(m.cls, m.no, "%s", m.msg.c_str());
 }
 
@@ -244,10 +237,10 @@ void SetField(OGRFeature *f, int i, OGRFieldType t, const ArrowArray *a, int64_t
     }
 }
 
-/* One record batch's rows, as the stream's reader hands them over: the
- * record batch (its rows' WKB is borrowed), each row's geometry entry (the
- * borrowed bytes, WKB exported by OGR, or a null) and the rows the feature
- * path reads after the stream. A SourceBatch holds it until cleared. */
+/* One record batch's rows, as FetchChunk sorts them: the record batch (its
+ * rows' WKB is borrowed), each row's geometry entry (the borrowed bytes,
+ * WKB exported by OGR, or a null) and the rows left to the feature path.
+ * Every SourceBatch that takes its rows holds it until cleared. */
 struct Chunk
 {
     std::unique_ptr<ArrowArray> array;
@@ -270,7 +263,7 @@ struct Chunk
 /* Row `row` of record batch c: its geometry entry in out (a plain
  * geometry's WKB borrowed; any other exported by OGR as the feature path
  * exports it; a null, or WKB OGR cannot parse, left to the feature path's
- * own reading of that feature after the stream). */
+ * own reading of that feature, ReadDeferred). */
 bool TakeGeometry(const Columns &c, int64_t row, Chunk *out)
 {
     bool defer = IsNull(c.geom, row);
@@ -304,8 +297,8 @@ bool TakeGeometry(const Columns &c, int64_t row, Chunk *out)
 }
 
 /* Row `row` of record batch c into the caller's batch: fields, FID, and
- * the geometry entry ReadStream made for it (wkb, n; or, deferred, a null
- * the feature path fills after the stream). The fields are read into
+ * the geometry entry FetchChunk made for it (wkb, n; or, deferred, a null
+ * ReadDeferred fills). The fields are read into
  * *scratch, one feature for every row whose fields are not kept; a kept
  * row takes it, and the next row gets a new one (a feature per row is
  * most of what reading a layer of small rows costs). */
@@ -403,8 +396,7 @@ int FetchChunk(ArrowBatchState *st, bool first)
     ArrowArray *arr = chunk->array.get();
     memset(arr, 0, sizeof *arr);
     std::vector<Said> said;
-    SaidSink sink{&said, true};
-    CPLPushErrorHandlerEx(Hold, &sink);
+    CPLPushErrorHandlerEx(Hold, &said);
     const int got = st->stream.get_next(&st->stream, arr);
     CPLPopErrorHandler();
     const std::string &name = st->src->name;
@@ -433,7 +425,10 @@ int FetchChunk(ArrowBatchState *st, bool first)
     }
     for (int64_t r = 0; r < arr->length; ++r)
         if (!TakeGeometry(chunk->cols, r, chunk.get()))
+        {
+            PassOn(said, true);
             return -1;
+        }
     PassOn(said, chunk->defer.empty());
     st->cur = std::move(chunk);
     st->row = 0;
@@ -455,22 +450,27 @@ void CloseStream(ArrowBatchState *st)
     st->aside_layer = nullptr;
 }
 
-/* The same layer in a second, read-only handle of its dataset, where the
- * rows left to the feature path are read batch after batch (null where
- * the dataset does not open again by its name and driver). */
-OGRLayer *OpenAside(ArrowBatchState *st)
+/* The same layer in a second, read-only handle of src's dataset (*ds),
+ * where the rows left to the feature path are read batch after batch;
+ * null, and *ds null, where the dataset does not open again by its name
+ * and driver to the same layer. */
+OGRLayer *OpenAside(const Source &src, GDALDataset **ds)
 {
-    const Source &src = *st->src;
     const char *const drivers[] = {src.dataset->GetDriver()->GetDescription(), nullptr};
     CPLErrorStateBackuper keep;
     CPLPushErrorHandler(CPLQuietErrorHandler);
-    st->aside = GDALDataset::Open(src.dataset->GetDescription(),
-                                  GDAL_OF_VECTOR | GDAL_OF_READONLY, drivers, nullptr, nullptr);
+    *ds = GDALDataset::Open(src.dataset->GetDescription(), GDAL_OF_VECTOR | GDAL_OF_READONLY,
+                            drivers, nullptr, nullptr);
     CPLPopErrorHandler();
-    OGRLayer *lyr = st->aside ? st->aside->GetLayerByName(src.name.c_str()) : nullptr;
+    OGRLayer *lyr = *ds ? (*ds)->GetLayerByName(src.name.c_str()) : nullptr;
     if (lyr == nullptr ||
         lyr->GetLayerDefn()->GetFieldCount() != src.layer->GetLayerDefn()->GetFieldCount())
+    {
+        if (*ds)
+            GDALClose(GDALDataset::ToHandle(*ds));
+        *ds = nullptr;
         return nullptr;
+    }
     return lyr;
 }
 
@@ -490,21 +490,16 @@ bool ArrowBatchReader::Start(const Source &src)
      * (an in-memory dataset, say) the layer is read as features */
     if (src.dataset == nullptr || src.dataset->GetDriver() == nullptr || !Eligible(src))
         return false;
-    ArrowBatchState probe;
-    probe.src = &src;
-    OGRLayer *aside = OpenAside(&probe);
+    GDALDataset *ds = nullptr;
+    OGRLayer *aside = OpenAside(src, &ds);
     if (aside == nullptr)
-    {
-        if (probe.aside)
-            GDALClose(GDALDataset::ToHandle(probe.aside));
         return false;
-    }
     if (!StartStream(src))
     {
-        GDALClose(GDALDataset::ToHandle(probe.aside));
+        GDALClose(GDALDataset::ToHandle(ds));
         return false;
     }
-    m_state->aside = probe.aside;
+    m_state->aside = ds;
     m_state->aside_layer = aside;
     return true;
 }
@@ -531,8 +526,7 @@ bool ArrowBatchReader::StartStream(const Source &src)
     std::vector<Said> said; /* raised only if the stream is kept */
     if (got == 0)
     {
-        SaidSink sink{&said, false};
-        CPLPushErrorHandlerEx(Hold, &sink);
+        CPLPushErrorHandlerEx(Hold, &said);
         got = FetchChunk(st.get(), true);
         CPLPopErrorHandler();
     }
@@ -626,7 +620,6 @@ void ArrowBatchReader::Close()
     CloseStream(m_state.get());
     m_state.reset();
 }
-
 
 int ReadSourceArrow(const Source &src, bool keep_fields, SourceBatch *batch,
                     DriverCounts *counts, const RowVisit &visit,

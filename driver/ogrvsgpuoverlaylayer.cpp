@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 OGRVSGPUOverlayLayer::OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan)
     : OGRVSGPUResultLayer(std::move(plan))
@@ -260,21 +259,24 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
     const size_t n = b->result.count;
     b->built.clear();
     b->built.resize(n);
-    /* the caller's thread writes while these build: leave it a core
+    /* runs of features on the engine's workers, idle between batches: the
+     * caller's thread writes meanwhile, so leave it a core
      * (VSGPU_PREBUILD_THREADS, a diagnostic and test switch, sets the
      * count whatever the batch) */
-    size_t threads = std::max<size_t>(
-        1, std::min<size_t>({kPrebuildThreads, static_cast<size_t>(std::max(1, CPLGetNumCPUs() - 2)),
-                             n / kPrebuildMinRows}));
+    size_t runs = std::min<size_t>({kPrebuildThreads,
+                                    static_cast<size_t>(std::max(1, CPLGetNumCPUs() - 2)),
+                                    n / kPrebuildMinRows});
     if (const char *forced = CPLGetConfigOption("VSGPU_PREBUILD_THREADS", nullptr))
-        threads = static_cast<size_t>(std::max(1, std::min(64, atoi(forced))));
+        runs = static_cast<size_t>(std::max(1, std::min(64, atoi(forced))));
+    runs = std::max<size_t>(runs, 1);
     std::atomic<int64_t> built_rows{0};
-    const auto build = [&](size_t lo, size_t hi)
+    const auto build = [&](size_t run)
     {
         /* a failure is reported when the feature is handed out, not here */
         CPLPushErrorHandler(CPLQuietErrorHandler);
         int64_t k = 0;
-        for (size_t i = lo; i < hi && !m_helper.Cancelled() && !m_helper.CallerWaiting(); ++i)
+        for (size_t i = n * run / runs;
+             i < n * (run + 1) / runs && !m_helper.Cancelled() && !m_helper.CallerWaiting(); ++i)
         {
             int64_t in = -1, me = -1;
             if (!RowSources(b->in, b->result, i, false, &in, &me))
@@ -289,21 +291,10 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
         built_rows += k;
         CPLPopErrorHandler();
     };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-    {
-        try
-        {
-            pool.emplace_back(build, n * t / threads, n * (t + 1) / threads);
-        }
-        catch (const std::exception &)
-        {
-            break; /* fewer threads: what they leave is built when handed out */
-        }
-    }
-    build(0, n / threads);
-    for (std::thread &t : pool)
-        t.join();
+    vsg_engine_parallel(
+        m_engine, runs,
+        [](void *ctx, size_t task, int) { (*static_cast<decltype(build) *>(ctx))(task); },
+        const_cast<void *>(static_cast<const void *>(&build)));
     b->build_rows = built_rows;
     b->build_s = vsg_now_s() - t0;
 }
