@@ -26,6 +26,10 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
     vsg_pair_hints hints;
     memset(&hints, 0, sizeof hints);
     int on_gpu = 0;
+    /* Rows the GPU's validity screen proves valid stay unparsed: the GPU
+     * pipeline reads their WKB, and GEOS parses only the rows a pair of
+     * which it must work on (vsg_subject_geom). */
+    b.defer_parse = 1;
     st = vsg_batch_read(&b);
     if (st == VSG_OK && finder)
         st = finder(&b, idx, &cands, &hints, &on_gpu);

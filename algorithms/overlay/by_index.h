@@ -24,11 +24,12 @@ typedef struct {
 static inline int vsg_refine_begin(const vsg_refine_ctx *c, size_t i, int wid,
                                    vsg_worker **w, vsg_subject *s)
 {
-    const vsg_read_result *in = &c->b->in[i];
+    vsg_read_result *in = &c->b->in[i];
     if (in->outcome != VSG_READ_GEOM || vsg_failure_skip(&c->b->failure, (int64_t)i))
         return 0;
     *w = &c->b->e->workers[wid];
     s->in = in;
+    s->wkb = c->b->input->wkb[i];
     s->prep = NULL;
     s->row = (int64_t)i;
     return 1;

@@ -59,7 +59,8 @@ static vsg_status clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry *g
     return *out ? VSG_OK : VSG_ERR_GEOS;
 }
 
-/* The clip of one input. *r NULL with VSG_OK: nothing to output.
+/* The clip of one input. *r NULL with VSG_OK: nothing (more) to output
+ * (an unparsed covered input is pushed as its bytes here).
  * *pair_dim: the dimension rule's argument. *fail_j: the method index to
  * name on failure (-1 for the union). */
 static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_method_index *idx,
@@ -86,7 +87,19 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
         if (rel == VSG_REL_INPUT_COVERED) {
             w->counts.contained_shortcuts++;
             *pair_dim = s->in->dim < idx->dims[j] ? s->in->dim : idx->dims[j];
-            *r = vsg_geom_overlay_copy(w->ctx, s->in->geom);
+            if (idx->dims[j] == 2) {
+                /* the input itself, straight from its bytes where it is
+                 * unparsed: pushed here, nothing left to type */
+                unsigned char *wkb;
+                size_t size;
+                st = vsg_subject_covered_wkb(s, c->b->e->opts.promote_to_multi, &wkb, &size);
+                if (st == VSG_OK && wkb)
+                    st = vsg_out_push_wkb(&c->b->outs[i], -1, wkb, size);
+                if (st != VSG_OK || wkb)
+                    goto done;
+            }
+            const GEOSGeometry *g = vsg_subject_geom(w, s);
+            *r = g ? vsg_geom_overlay_copy(w->ctx, g) : NULL;
             st = *r ? VSG_OK : VSG_ERR_GEOS;
             goto done;
         }
@@ -99,12 +112,15 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
     if (n_hits == 0)
         goto done;
     *pair_dim = s->in->dim < hit_dim ? s->in->dim : hit_dim;
-    if (n_hits == 1) {
+    const GEOSGeometry *g = vsg_subject_geom(w, s);
+    if (!g) {
+        st = VSG_ERR_GEOS;
+    } else if (n_hits == 1) {
         *fail_j = hits[0];
-        *r = vsg_overlay_intersection(w, s->row, s->in->geom, idx->geoms[hits[0]]);
+        *r = vsg_overlay_intersection(w, s->row, g, idx->geoms[hits[0]]);
         st = *r ? VSG_OK : VSG_ERR_GEOS;
     } else {
-        st = clip_by_hits(w, s->row, s->in->geom, idx, hits, n_hits, r, fail_j);
+        st = clip_by_hits(w, s->row, g, idx, hits, n_hits, r, fail_j);
     }
 done:
     free(hits);

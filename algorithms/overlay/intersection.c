@@ -14,6 +14,7 @@
 
 #include "core/fault.h"
 
+#include "elements/filter/classify.h"
 #include "overlay/by_index.h"
 #include "overlay/method_index.h"
 #include "overlay/preclip.h"
@@ -25,18 +26,21 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
                                  const vsg_method_index *idx, size_t j, int hint, int *skip)
 {
     *skip = 0;
+    const GEOSGeometry *g;
     switch (vsg_relate_hinted(w, wid, s, idx, j, hint, 1, 0)) {
     case VSG_REL_DISJOINT:
         *skip = 1;
         return NULL;
     case VSG_REL_INPUT_COVERED:
         w->counts.contained_shortcuts++;
-        return vsg_geom_overlay_copy(w->ctx, s->in->geom);
+        g = vsg_subject_geom(w, s);
+        return g ? vsg_geom_overlay_copy(w->ctx, g) : NULL;
     case VSG_REL_METHOD_COVERED:
         w->counts.contained_shortcuts++;
         return vsg_geom_overlay_copy(w->ctx, idx->geoms[j]);
     case VSG_REL_OVERLAP:
-        return vsg_overlay_intersection(w, s->row, s->in->geom, idx->geoms[j]);
+        g = vsg_subject_geom(w, s);
+        return g ? vsg_overlay_intersection(w, s->row, g, idx->geoms[j]) : NULL;
     default:
         return NULL;
     }
@@ -48,6 +52,18 @@ static vsg_status geos_pair(vsg_worker *w, int wid, vsg_subject *s, const vsg_re
                             size_t j, int hint, vsg_out_list *out)
 {
     const vsg_engine_options *o = &c->b->e->opts;
+    if (hint == VSG_CLS_A_IN_B && c->idx->dims[j] == 2) {
+        /* the input itself, straight from its bytes where it is unparsed */
+        unsigned char *wkb;
+        size_t size;
+        vsg_status st = vsg_subject_covered_wkb(s, o->promote_to_multi, &wkb, &size);
+        if (st != VSG_OK)
+            return st;
+        if (wkb) {
+            w->counts.contained_shortcuts++;
+            return vsg_out_push_wkb(out, (int64_t)j, wkb, size);
+        }
+    }
     int skip;
     GEOSGeometry *r = pair_result(w, wid, s, c->idx, j, hint, &skip);
     if (skip)

@@ -6,6 +6,22 @@
 #include "elements/filter/classify.h"
 
 #include "geometry/envelope.h"
+#include "geometry/wkb_form.h"
+
+#include <stdio.h>
+
+const GEOSGeometry *vsg_subject_geom(vsg_worker *w, vsg_subject *s)
+{
+    if (!s->in->deferred)
+        return s->in->geom;
+    char msg[sizeof w->geos_msg];
+    if (vsg_read_parse_deferred(w, s->wkb, s->in, msg, sizeof msg) != VSG_OK) {
+        snprintf(w->geos_msg, sizeof w->geos_msg, "%s", msg);
+        w->has_geos_msg = 1;
+        return NULL;
+    }
+    return s->in->geom;
+}
 
 void vsg_subject_release(vsg_worker *w, vsg_subject *s)
 {
@@ -14,10 +30,20 @@ void vsg_subject_release(vsg_worker *w, vsg_subject *s)
     s->prep = NULL;
 }
 
+vsg_status vsg_subject_covered_wkb(const vsg_subject *s, int promote_multi, unsigned char **wkb,
+                                   size_t *size)
+{
+    *wkb = NULL;
+    *size = 0;
+    if (!s->in->deferred)
+        return VSG_OK;
+    return vsg_wkb_overlay_copy(s->wkb, s->in->wkb_bytes, promote_multi, wkb, size);
+}
+
 static const GEOSPreparedGeometry *subject_prepared(vsg_worker *w, vsg_subject *s)
 {
     if (!s->prep)
-        s->prep = GEOSPrepare_r(w->ctx, s->in->geom);
+        s->prep = GEOSPrepare_r(w->ctx, s->in->geom);   /* parsed by vsg_relate */
     return s->prep;
 }
 
@@ -56,8 +82,10 @@ vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
                         const vsg_method_index *idx, size_t j, int test_method_covered,
                         int full_covers)
 {
-    const GEOSGeometry *g = s->in->geom;
+    const GEOSGeometry *g = vsg_subject_geom(w, s);
     const GEOSGeometry *m = idx->geoms[j];
+    if (!g)
+        return VSG_REL_ERROR;
     const double *gbox = s->in->box, *mbox = idx->boxes + 4 * j;
     char r;
 

@@ -25,13 +25,28 @@ typedef enum {
     VSG_REL_ERROR             /* GEOS failed; message in the worker     */
 } vsg_relation;
 
-/* The input side of a pair: its geometry and, prepared on first need, its
- * prepared form (free with vsg_subject_release). */
+/* The input side of a pair: its read result and, made on first need, its
+ * GEOS geometry (a row the validity screen proved valid may be left
+ * unparsed: in->deferred) and its prepared form (free with
+ * vsg_subject_release). */
 typedef struct {
-    const vsg_read_result *in;
+    vsg_read_result *in;
+    const unsigned char *wkb;  /* the row's bytes, for a deferred parse */
     const GEOSPreparedGeometry *prep;
     int64_t row;               /* its row in the batch */
 } vsg_subject;
+
+/* The input's GEOS geometry, parsed here the first time a deferred row
+ * needs it; NULL when GEOS cannot read it (the worker's message says
+ * why). */
+const GEOSGeometry *vsg_subject_geom(vsg_worker *w, vsg_subject *s);
+
+/* For an input covered by a method polygon: where the row is unparsed,
+ * its own bytes as the overlays write a covered input (the overlay form,
+ * Multi when promote_multi; geometry/wkb_form.h), copied into *wkb;
+ * *wkb NULL where GEOS must make them. VSG_ERR_NOMEM or VSG_OK. */
+vsg_status vsg_subject_covered_wkb(const vsg_subject *s, int promote_multi, unsigned char **wkb,
+                                   size_t *size);
 
 void vsg_subject_release(vsg_worker *w, vsg_subject *s);
 

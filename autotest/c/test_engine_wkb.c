@@ -10,6 +10,9 @@
 #include "vsg_test.h"
 #include "engine_fixtures.h"
 #include "geometry/wkb_scan.h"
+#include "geometry/wkb_form.h"
+#include "geometry/dimension.h"
+#include "core/worker.h"
 
 /* ---- hand-built WKB ---------------------------------------------------- */
 
@@ -590,6 +593,76 @@ static void profile_accumulates_and_escapes(void)
     vsg_engine_destroy(e);
 }
 
+/* A covered input written from its own bytes (geometry/wkb_form.h) is
+ * what GEOS writes for it: parse, the overlay form, Multi when promoted,
+ * ISO little endian. Where the bytes are not plain little-endian 2D WKB
+ * of non-empty polygons the copy declines, and GEOS does it. */
+static void overlay_copy_is_geos_bytes(void)
+{
+    fx_init();
+    vsg_worker w;
+    REQUIRE(vsg_worker_init(&w) == VSG_OK);
+    static const char *const plain[] = {
+        "POLYGON((0 0,4 0,4 4,0 4,0 0))",
+        "POLYGON((0 0,10 0,10 10,0 10,0 0),(1 1,2 1,2 2,1 2,1 1))",
+        "MULTIPOLYGON(((0 0,4 0,4 4,0 4,0 0)))",
+        "MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)),((5 5,9 5,9 9,5 9,5 5),(6 6,7 6,7 7,6 7,6 6)))",
+    };
+    for (size_t k = 0; k < sizeof plain / sizeof *plain; k++)
+        for (int promote = 0; promote < 2; promote++) {
+            size_t n;
+            unsigned char *in = fx_wkb(plain[k], &n);
+            /* trailing bytes after the geometry are not the row's */
+            unsigned char *padded = malloc(n + 3);
+            memcpy(padded, in, n);
+            memset(padded + n, 0xAB, 3);
+            GEOSGeometry *g = GEOSWKBReader_read_r(w.ctx, w.reader, in, n);
+            GEOSGeometry *f = vsg_geom_overlay_copy(w.ctx, g);
+            if (promote)
+                f = vsg_geom_promote_multi(w.ctx, f);
+            unsigned char *ref;
+            size_t ref_n;
+            REQUIRE(vsg_geom_to_wkb(&w, f, &ref, &ref_n) == VSG_OK);
+            unsigned char *got;
+            size_t got_n;
+            CHECK(vsg_wkb_overlay_copy(padded, n + 3, promote, &got, &got_n) == VSG_OK);
+            CHECK(got != NULL);
+            CHECK(got && got_n == ref_n && memcmp(got, ref, ref_n) == 0);
+            free(got);
+            free(ref);
+            free(padded);
+            free(in);
+            GEOSGeom_destroy_r(w.ctx, g);
+            GEOSGeom_destroy_r(w.ctx, f);
+        }
+    /* declined: big endian, EWKB, Z, an empty part, a point */
+    struct { const char *wkt; int big, ext; } other[] = {
+        {"POLYGON((0 0,4 0,4 4,0 4,0 0))", 1, 0},
+        {"MULTIPOLYGON(((0 0,4 0,4 4,0 4,0 0)))", 1, 0},
+        {"POLYGON Z((0 0 1,4 0 1,4 4 1,0 4 1,0 0 1))", 0, 0},
+        {"POLYGON Z((0 0 1,4 0 1,4 4 1,0 4 1,0 0 1))", 0, 1},
+        {"MULTIPOLYGON(((0 0,4 0,4 4,0 4,0 0)),EMPTY)", 0, 0},
+        {"POINT(1 2)", 0, 0},
+    };
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+        GEOSGeometry *g = fx_geom(other[k].wkt);
+        size_t n;
+        unsigned char *in = fx_wkb_of(g, &n, other[k].big, other[k].ext);
+        unsigned char *got = (unsigned char *)1;
+        size_t got_n;
+        CHECK(vsg_wkb_overlay_copy(in, n, 0, &got, &got_n) == VSG_OK);
+        CHECK(got == NULL);
+        /* truncated bytes are declined too, never read past */
+        for (size_t cut = 0; cut < n; cut += 7) {
+            CHECK(vsg_wkb_overlay_copy(in, cut, 1, &got, &got_n) == VSG_OK);
+            CHECK(got == NULL);
+        }
+        free(in);
+        GEOSGeom_destroy_r(fx_ctx, g);
+    }
+    vsg_worker_destroy(&w);
+}
+
 int main(void)
 {
     fx_init();
@@ -607,6 +680,7 @@ int main(void)
     RUN(scan_curve_member_of_multi_is_corrupt);
     RUN(status_names_and_options);
     RUN(profile_accumulates_and_escapes);
+    RUN(overlay_copy_is_geos_bytes);
     fx_finish();
     return TEST_SUMMARY();
 }
