@@ -513,7 +513,7 @@ static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_
     hints->flat = NULL;
     hints->off = NULL;
     vsg_status st;
-    vsg_exec *x = vsg_gpu_acquire(e, &st);
+    vsg_exec *x = vsg_gpu_acquire_rows(e, (int64_t)b->n, &st);
     if (!x)
         return st;
     if (!idx->col)

@@ -84,6 +84,15 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
     return g->x;
 }
 
+vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st)
+{
+    vsg_exec *x = vsg_gpu_acquire(e, st);
+    vsg_gpu_state *g = e->gpu;
+    if (!x && *st == VSG_OK && e->opts.gpu.enabled && g && g->broken && g->device[0])
+        e->counts.gpu_rows_rerun_on_cpu += rows;
+    return x;
+}
+
 vsg_status vsg_gpu_fallback(vsg_engine *e, vsg_status st, int64_t rows, const char *what)
 {
     vsg_gpu_state *g = state_of(e);

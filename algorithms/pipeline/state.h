@@ -35,6 +35,12 @@ typedef struct vsg_gpu_state {
  * under strict mode (engine error set), VSG_OK in AUTO (note kept). */
 vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st);
 
+/* vsg_gpu_acquire for a GPU step over `rows` rows: where the pipeline
+ * opened in this statement but has broken since (a kernel failure, the
+ * validity screen given up), those rows are counted as re-run on the CPU
+ * engine, since the caller now runs them there. */
+vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st);
+
 /* Applies the failure rule to a failed GPU step `what` over `rows` rows:
  * returns st (engine error set) under strict mode, VSG_OK otherwise (rows
  * counted, note kept; the caller then runs the CPU engine). */

@@ -132,15 +132,19 @@ def test_profile_steps(counties_gpkg, tmp_path, steps):
     assert sum(s["elapsed_s"] for s in t["steps"]) > 0
 
 
+@pytest.mark.parametrize("screen", ["AUTO", "YES"])
 @pytest.mark.parametrize("op", sorted(STATEMENTS))
-def test_out_of_memory_in_auto_reruns_on_cpu(counties_gpkg, op):
+def test_out_of_memory_in_auto_reruns_on_cpu(counties_gpkg, op, screen):
     """A pool too small for the first allocation: every row of the
     statement goes to the CPU engine, counted, with the reason in the one
-    warning; the result is the CPU engine's."""
+    warning; the result is the CPU engine's. Where the validity screen runs
+    first (on CUDA by default; YES: on the HOST backend too), its failure
+    ends GPU use for the statement, and the rows the candidate search then
+    leaves to the CPU engine are counted just the same."""
     cpu = vu.run_vsgpu(counties_gpkg, STATEMENTS[op], config={"VSGPU_EXECUTION_MODE": "CPU"})
     res = vu.run_vsgpu(counties_gpkg, STATEMENTS[op],
                        config=gpu_config("AUTO", VSGPU_GPU_POOL_LIMIT="1K",
-                                         VSGPU_GPU_MIN_ROWS="0"))
+                                         VSGPU_GPU_MIN_ROWS="0", VSGPU_VALID_SCREEN=screen))
     assert res["features"] is not None, res["errors"].errors
     md = res["metadata"]
     assert md["SELECTED_RUNTIME"] == "GPU"
