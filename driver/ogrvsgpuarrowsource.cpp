@@ -65,6 +65,50 @@ bool Eligible(const Source &src)
     return true;
 }
 
+/* Rows per record batch. GDAL's Arrow stream of a GeoPackage (3.6) reads
+ * one record batch of many large rows much more slowly than several small
+ * batches of the same rows: on the development VM (2026-11-27,
+ * docs/benchmarks.md) the tiled boroughs (720 rows of 240 KB) took 0.18 s
+ * in one batch and 0.06 s in batches of 5 to 20 rows; the tiled counties
+ * (390,830 rows of 330 bytes) 0.10 s in batches of 65,536 and 0.07 s of
+ * 4,096. Batches of about 2 MiB are the fast ones, so the rows' size is
+ * taken from the first few features, read as features before the stream
+ * opens (which starts the layer again). VSGPU_ARROW_BATCH_ROWS sets the
+ * count instead (tests). */
+std::string BatchRows(OGRLayer *lyr)
+{
+    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
+        return rows;
+    constexpr int kProbe = 16;
+    constexpr double kBatchBytes = 2.0 * 1024 * 1024;
+    lyr->ResetReading();
+    double bytes = 0;
+    int n = 0;
+    /* what the probe's rows say (a bad blob) the stream says again */
+    const CPLErr last_type = CPLGetLastErrorType();
+    const CPLErrorNum last_no = CPLGetLastErrorNo();
+    const std::string last_msg = CPLGetLastErrorMsg();
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    for (; n < kProbe; ++n)
+    {
+        std::unique_ptr<OGRFeature> f(lyr->GetNextFeature());
+        if (!f)
+            break;
+        const OGRGeometry *g = f->GetGeomFieldRef(0);
+        bytes += 16.0 * f->GetFieldCount() + (g != nullptr ? g->WkbSize() : 0);
+    }
+    lyr->ResetReading();
+    CPLPopErrorHandler();
+    CPLErrorSetState(last_type, last_no, last_msg.c_str());
+    if (n == 0)
+        return "65536";
+    const double rows = kBatchBytes / std::max(bytes / n, 1.0);
+    int r = 4;
+    while (r < 65536 && 2.0 * r <= rows)
+        r *= 2;
+    return std::to_string(r);
+}
+
 bool IsNull(const ArrowArray *a, int64_t i)
 {
     if (a->null_count == 0 || a->buffers[0] == nullptr)
@@ -514,8 +558,7 @@ bool ArrowBatchReader::StartStream(const Source &src)
     memset(&st->schema, 0, sizeof st->schema);
     st->src = &src;
     char **opts = CSLSetNameValue(nullptr, "INCLUDE_FID", "YES");
-    if (const char *rows = CPLGetConfigOption("VSGPU_ARROW_BATCH_ROWS", nullptr))
-        opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", rows);
+    opts = CSLSetNameValue(opts, "MAX_FEATURES_IN_BATCH", BatchRows(src.layer).c_str());
     const bool opened = OGR_L_GetArrowStream(OGRLayer::ToHandle(src.layer), &st->stream, opts);
     CSLDestroy(opts);
     if (!opened)

@@ -215,6 +215,36 @@ def test_many_record_batches_held_at_once(counties_gpkg):
         assert a.fields == b.fields and a.geom.ExportToIsoWkb() == b.geom.ExportToIsoWkb()
 
 
+def test_record_batches_of_about_2_mib(tmp_path):
+    """By default the reader asks for record batches of about 2 MiB, sized
+    from the first rows (GDAL's GeoPackage stream reads one batch of many
+    large rows slowly): 40 rows of 16,000 vertices (256 KB of WKB each)
+    come in batches of 8 rows, the same answer as the feature path; rows
+    of a few hundred bytes come in one batch."""
+    path = str(tmp_path / "large_rows.gpkg")
+    n_v = 16000
+    rows = []
+    for i in range(40):
+        cx, cy = 3.0 * (i % 8), 3.0 * (i // 8)
+        ring = ["%.12f %.12f" % (cx + math.cos(2 * math.pi * k / n_v),
+                                 cy + math.sin(2 * math.pi * k / n_v)) for k in range(n_v)]
+        ring.append(ring[0])
+        rows.append(("POLYGON((%s))" % ",".join(ring), {"k": "g%d" % (i % 4)}))
+    vu.create_gpkg(path, {"t": dict(geom_type=ogr.wkbPolygon, fields=[("k", ogr.OFTString)],
+                                    rows=rows)})
+    sql = "SELECT k, ST_Union(geom) AS geom FROM t GROUP BY k"
+    assert _same(path, sql)
+    said = " ".join(_messages(_run(path, sql, True), gdal.CE_Debug))
+    assert "read through its Arrow stream (5 record batches)" in said, said[-500:]
+    small = str(tmp_path / "small_rows.gpkg")
+    vu.create_gpkg(small, {"t": dict(geom_type=ogr.wkbPolygon, fields=[("k", ogr.OFTString)],
+                                     rows=[("POLYGON((%d 0,%d 1,%d 1,%d 0,%d 0))"
+                                            % (i, i, i + 1, i + 1, i), {"k": "g%d" % (i % 4)})
+                                           for i in range(500)])})
+    said = " ".join(_messages(_run(small, sql, True), gdal.CE_Debug))
+    assert "read through its Arrow stream (1 record batches)" in said, said[-500:]
+
+
 # ---- the overlays' input, batch after batch -----------------------------------
 
 @pytest.mark.parametrize("batch", ["7", "100000"])
