@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include "vsgpu_cuda.h"
+#include "columnar/launch_gather.h"
 #include "overlay/launch_refine.h"
 #include "union/launch_coverage.h"
 #include "union/launch_overlap.h"
@@ -35,6 +36,7 @@ void *warm(void *)
         vsg_launch_ref_preload();
         vsg_launch_cov_preload();
         vsg_launch_ovu_preload();
+        vsg_launch_gather_preload();
     }
     cudaGetLastError();
     return nullptr;

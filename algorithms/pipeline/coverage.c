@@ -35,6 +35,7 @@ typedef vsg_status (*union_stage_fn)(vsg_exec *x, const vsg_col_view *in,
 typedef struct {
     vsg_exec *x;
     int on_gpu;
+    int gathered;             /* dev gathered on x already (no upload)  */
     union_stage_fn stage;
     vsg_columnar host, dev, out_dev, out;
     int64_t *group_of_dev;
@@ -61,12 +62,13 @@ static vsg_status run_stage(cov_run *r, const int64_t *group_of, int64_t n_group
 {
     vsg_exec *x = r->x;
     vsg_status st;
-    size_t G = (size_t)n_groups, n = (size_t)r->host.n_geoms;
+    size_t G = (size_t)n_groups, n = (size_t)(r->gathered ? r->dev : r->host).n_geoms;
     if (!r->on_gpu) {
         vsg_col_view v = vsg_columnar_view(&r->host);
         return r->stage(x, &v, group_of, n_groups, &r->out, ok, r->why);
     }
-    TRY(vsg_columnar_upload(x, &r->host, &r->dev));
+    if (!r->gathered)
+        TRY(vsg_columnar_upload(x, &r->host, &r->dev));
     TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof(int64_t), (void **)&r->group_of_dev));
     TRY(vsg_exec_alloc(x, G ? G : 1, (void **)&r->ok_dev));
     TRY(vsg_exec_alloc(x, (G ? G : 1) * sizeof(uint32_t), (void **)&r->why_dev));
@@ -108,13 +110,76 @@ static vsg_status write_groups(const cov_run *r, const uint8_t *ok, const int64_
  * a call near 2.5 GB at any statement size; a larger group goes alone. */
 #define OVU_BATCH_VERTICES ((size_t)1 << 20)
 
+/* members on x, gathered from the validity screen's decode of the layer
+ * (sc) where it holds them, the rest decoded here and copied up; *done 0
+ * where there is nothing to reuse (or Z, which the gather leaves to the
+ * decoder): the caller decodes them all as before. */
+static vsg_status gather_members(vsg_exec *x, const vsg_screened *sc,
+                                 const vsg_wkb_array *members, vsg_columnar *dev, int *done)
+{
+    size_t n = members->count, hits = 0, misses = 0;
+    *done = 0;
+    for (int32_t k = 0; k < sc->n_src; k++)
+        if (sc->views[k].z)
+            return VSG_OK;
+    int32_t *gs = vsg_malloc((n ? n : 1) * sizeof *gs), *gs_dev = NULL;
+    int64_t *gr = vsg_malloc((n ? n : 1) * sizeof *gr), *gr_dev = NULL;
+    const unsigned char **mw = vsg_malloc((n ? n : 1) * sizeof *mw);
+    size_t *ms = vsg_malloc((n ? n : 1) * sizeof *ms);
+    vsg_col_view *views = vsg_malloc((size_t)(sc->n_src + 1) * sizeof *views);
+    vsg_columnar mhost, mdev;
+    vsg_columnar_init(&mhost);
+    vsg_columnar_init(&mdev);
+    vsg_status st = gs && gr && mw && ms && views ? VSG_OK : VSG_ERR_NOMEM;
+    for (size_t i = 0; st == VSG_OK && i < n; i++) {
+        if (vsg_screened_find(sc, members->wkb[i], &gs[i], &gr[i])) {
+            hits++;
+        } else {
+            gs[i] = sc->n_src;
+            gr[i] = (int64_t)misses;
+            mw[misses] = members->wkb[i];
+            ms[misses++] = members->size[i];
+        }
+    }
+    if (st != VSG_OK || hits == 0)
+        goto done;
+    memcpy(views, sc->views, (size_t)sc->n_src * sizeof *views);
+    int32_t n_src = sc->n_src;
+    if (misses > 0) {
+        vsg_wkb_array rest = {misses, mw, ms};
+        vsg_columnar_report rep;
+        TRY(vsg_columnar_from_wkb(&rest, &mhost, &rep));
+        if (mhost.z)
+            goto done;   /* a repaired member with Z: decode them all */
+        TRY(vsg_columnar_upload(x, &mhost, &mdev));
+        views[n_src++] = vsg_columnar_view(&mdev);
+    }
+    TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof *gs_dev, (void **)&gs_dev));
+    TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof *gr_dev, (void **)&gr_dev));
+    TRY(vsg_exec_upload(x, gs_dev, gs, n * sizeof *gs));
+    TRY(vsg_exec_upload(x, gr_dev, gr, n * sizeof *gr));
+    TRY(vsg_stage_columnar_gather(x, views, n_src, gs_dev, gr_dev, (int64_t)n, dev));
+    *done = 1;
+done:
+    vsg_exec_free(x, gs_dev);
+    vsg_exec_free(x, gr_dev);
+    vsg_columnar_free(&mdev);
+    vsg_columnar_free(&mhost);
+    free(gs);
+    free(gr);
+    free(mw);
+    free(ms);
+    free(views);
+    return st;
+}
+
 /* stage over members on x, in a run of its own freed before it returns
  * (the next stage has the backend's memory): ok[j] for its groups, their
  * WKB into out's groups g_of[j] (g_of NULL: the same). */
-static vsg_status union_call(vsg_exec *x, int on_gpu, union_stage_fn stage,
-                             const vsg_wkb_array *members, const int64_t *group_of,
-                             int64_t n_groups, const int64_t *g_of, uint8_t *ok,
-                             vsg_group_union_out *out)
+static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
+                             union_stage_fn stage, const vsg_wkb_array *members,
+                             const int64_t *group_of, int64_t n_groups, const int64_t *g_of,
+                             uint8_t *ok, vsg_group_union_out *out)
 {
     cov_run r;
     memset(&r, 0, sizeof r);
@@ -124,7 +189,11 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, union_stage_fn stage,
     vsg_columnar_report rep;
     vsg_status st = VSG_OK;
     r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
-    if (!r.why || vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
+    if (!r.why)
+        st = VSG_ERR_NOMEM;
+    if (st == VSG_OK && on_gpu && sc && sc->n_src > 0)
+        st = gather_members(x, sc, members, &r.dev, &r.gathered);
+    if (st == VSG_OK && !r.gathered && vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK)
         st = run_stage(&r, group_of, n_groups, ok);
@@ -137,13 +206,13 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, union_stage_fn stage,
 /* One overlap union call over members sub (groups 0..G-1, out's groups
  * g_of[]). A stage that cannot take them (keys too wide, memory) settles
  * nothing and is no failure: GEOS unions those groups, counted. */
-static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_wkb_array *sub,
-                                const int64_t *grp, int64_t G, const int64_t *g_of,
-                                vsg_group_union_out *out)
+static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_screened *sc,
+                                const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
+                                const int64_t *g_of, vsg_group_union_out *out)
 {
     uint8_t *ok = vsg_calloc((size_t)G + 1, 1);
-    vsg_status st = ok ? union_call(x, on_gpu, vsg_stage_overlap_union, sub, grp, G, g_of, ok,
-                                    out)
+    vsg_status st = ok ? union_call(x, on_gpu, sc, vsg_stage_overlap_union, sub, grp, G, g_of,
+                                    ok, out)
                        : VSG_ERR_NOMEM;
     if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
         st = VSG_OK;   /* nothing settled: the stage failed before any WKB was written */
@@ -154,7 +223,8 @@ static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_wkb_array *su
 /* The overlap union of the groups with members that the coverage union
  * left (ok[g] = 0), renumbered 0.. in group order, their members grouped
  * in input order, in batches of whole groups; results written to out. */
-static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
+static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
+                               const vsg_wkb_array *members,
                                const int64_t *group_of, int64_t n_groups, const uint8_t *ok,
                                vsg_group_union_out *out)
 {
@@ -204,7 +274,7 @@ static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_wkb_array *mem
         for (size_t k = k0; k < k1; k++)
             grp[k] -= j0;
         vsg_wkb_array sub = {k1 - k0, wkb + k0, size + k0};
-        st = overlap_batch(x, on_gpu, &sub, grp + k0, j1 - j0, g_of + j0, out);
+        st = overlap_batch(x, on_gpu, sc, &sub, grp + k0, j1 - j0, g_of + j0, out);
     }
 done:
     free(new_id);
@@ -246,17 +316,18 @@ static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t 
 
 /* The union on x (GPU: the statement's backend; else a private host one),
  * without touching the engine (host batches run it on several threads). */
-static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_wkb_array *members,
-                             const int64_t *group_of, int64_t n_groups, vsg_group_union_out *out)
+static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_screened *sc,
+                             const vsg_wkb_array *members, const int64_t *group_of,
+                             int64_t n_groups, vsg_group_union_out *out)
 {
     if (!on_gpu)
         vsg_exec_set_host_plain(x);
     uint8_t *ok = vsg_calloc((size_t)n_groups + 1, 1);
-    vsg_status st = ok ? union_call(x, on_gpu, vsg_stage_coverage_union, members, group_of,
-                                    n_groups, NULL, ok, out)
+    vsg_status st = ok ? union_call(x, on_gpu, sc, vsg_stage_coverage_union, members,
+                                    group_of, n_groups, NULL, ok, out)
                        : VSG_ERR_NOMEM;
     if (st == VSG_OK && on_gpu && !out->coverage_only)
-        st = overlap_pass(x, on_gpu, members, group_of, n_groups, ok, out);
+        st = overlap_pass(x, on_gpu, sc, members, group_of, n_groups, ok, out);
     free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
         memset(out->ok, 0, (size_t)n_groups);
@@ -327,7 +398,7 @@ static void batch_task(void *vp, size_t b, int wid)
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
                                  h->out->parts_of_groups, NULL, NULL,
                                  h->out->coverage_only, 0};
-        st = union_core(h->x[b], 0, &sub, grp, ng, &o);
+        st = union_core(h->x[b], 0, NULL, &sub, grp, ng, &o);
     }
     h->st[b] = st;
     free(wkb);
@@ -415,7 +486,8 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
         return st;   /* strict GPU mode and no device: the statement fails */
     if (x) {
         double t0 = vsg_now_s();
-        st = union_core(x, 1, members, group_of, n_groups, out);
+        const vsg_screened *sc = e->gpu && e->gpu->screened.n_src ? &e->gpu->screened : NULL;
+        st = union_core(x, 1, sc, members, group_of, n_groups, out);
         vsg_exec_flush_profile(x, e->profile);
         if (st == VSG_OK) {
             if (!out->parts_of_groups)

@@ -43,8 +43,11 @@ static size_t row_bytes(const vsg_wkb_array *in, size_t i)
     return in->wkb[i] ? in->size[i] : 0;
 }
 
-/* The stage over host's rows on x: their verdicts into why (host). */
-static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why)
+/* The stage over host's rows on x: their verdicts into why (host). With
+ * keep, the rows' decode on x goes to keep (their WKB: wkb), for the
+ * statement's group unions; a failure to keep it only loses the reuse. */
+static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why,
+                            vsg_screened *keep, const unsigned char *const *wkb)
 {
     vsg_columnar dev;
     vsg_columnar_init(&dev);
@@ -57,10 +60,22 @@ static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why
     TRY(vsg_stage_valid_screen(x, &v, why_dev));
     TRY(vsg_exec_download(x, why, why_dev, n * sizeof(uint32_t)));
     st = vsg_exec_sync(x);
+    if (st == VSG_OK && keep)
+        (void)vsg_screened_add(keep, &dev, wkb, n);
 done:
     vsg_exec_free(x, why_dev);
     vsg_columnar_free(&dev);
     return st;
+}
+
+void vsg_pipeline_screen_keep(vsg_engine *e, int on)
+{
+    if (!e->opts.gpu.enabled || (!on && !e->gpu))
+        return;
+    vsg_gpu_state *g = vsg_gpu_state_of(e);
+    vsg_gpu_clear_screened(e);
+    if (g)
+        g->screened.keep = on;
 }
 
 /* The rows to screen (*idx, *m of them; NULL when none is worth it). */
@@ -118,6 +133,9 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int
         size[k] = in->size[idx[k]];
     }
     vsg_wkb_array rows = {m, wkb, size};
+    /* a decode kept from an earlier screen of the statement is not this one */
+    int keep = e->gpu && e->gpu->screened.keep;
+    vsg_gpu_clear_screened(e);
     for (size_t a = 0; a < m && st == VSG_OK;) {
         size_t b = a, bytes = 0;
         while (b < m && (b == a || bytes + row_bytes(&rows, b) <= SCREEN_BATCH_BYTES))
@@ -127,7 +145,7 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int
         vsg_columnar_report rep;
         st = vsg_columnar_from_wkb(&sub, &host, &rep);
         if (st == VSG_OK)
-            st = screen_on(x, &host, why + a);
+            st = screen_on(x, &host, why + a, keep ? &e->gpu->screened : NULL, wkb + a);
         vsg_columnar_free(&host);
         a = b;
     }

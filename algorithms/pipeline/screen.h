@@ -19,4 +19,10 @@
 vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                      uint8_t **known_valid);
 
+/* Asks the screen to keep its decode of the layer on the backend (on), or
+ * frees what it kept (off): the statement's group unions gather their
+ * members from it (pipeline/screened.h). A no-op without the GPU
+ * pipeline. */
+void vsg_pipeline_screen_keep(vsg_engine *e, int on);
+
 #endif

@@ -84,6 +84,17 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st)
     return g->x;
 }
 
+vsg_gpu_state *vsg_gpu_state_of(vsg_engine *e)
+{
+    return state_of(e);
+}
+
+void vsg_gpu_clear_screened(vsg_engine *e)
+{
+    if (e->gpu)
+        vsg_screened_clear(&e->gpu->screened);
+}
+
 vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st)
 {
     vsg_exec *x = vsg_gpu_acquire(e, st);
@@ -147,6 +158,7 @@ void vsg_gpu_state_destroy(vsg_engine *e)
     vsg_gpu_state *g = e->gpu;
     if (!g)
         return;
+    vsg_screened_clear(&g->screened);
     if (g->x) {
         vsg_resident_clear(&g->resident, g->x);
         vsg_exec_destroy(g->x);

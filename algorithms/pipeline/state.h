@@ -19,6 +19,7 @@
 #include "columnar/columnar.h"
 #include "exec/exec.h"
 #include "pipeline/resident.h"
+#include "pipeline/screened.h"
 
 typedef struct vsg_gpu_state {
     vsg_exec *x;              /* NULL until opened                          */
@@ -28,6 +29,7 @@ typedef struct vsg_gpu_state {
     /* method layers on the backend, keyed by their method index's serial */
     vsg_resident_cache resident;
     uint64_t method_noted;    /* serial whose unsupported rows were counted */
+    vsg_screened screened;    /* the validity screen's decode, where kept  */
 } vsg_gpu_state;
 
 /* The backend, opened on first call; NULL when the GPU pipeline is not
@@ -40,6 +42,13 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st);
  * validity screen given up), those rows are counted as re-run on the CPU
  * engine, since the caller now runs them there. */
 vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st);
+
+/* The engine's GPU state, made on first call without opening anything;
+ * NULL when out of memory. */
+vsg_gpu_state *vsg_gpu_state_of(vsg_engine *e);
+
+/* Frees the validity screen's decode kept for the statement, if any. */
+void vsg_gpu_clear_screened(vsg_engine *e);
 
 /* Applies the failure rule to a failed GPU step `what` over `rows` rows:
  * returns st (engine error set) under strict mode, VSG_OK otherwise (rows

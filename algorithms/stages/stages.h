@@ -69,6 +69,16 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *
 vsg_status vsg_stage_rect_clip(vsg_exec *x, const vsg_col_view *in, const double *boxes,
                                const double rect[4], vsg_columnar *out, uint8_t *row_cpu);
 
+/* ---- columnar_gather ---------------------------------------------------------
+ * *out (allocated on x) holds n geometries: geometry g is geometry g_row[g]
+ * of source g_src[g] (g_src, g_row: backend memory; src: n_src views of
+ * columnar sets on x, a host array), copied whole. Every source must have
+ * Z or none (VSG_ERR_INVALID_ARG otherwise: the caller decodes instead).
+ * Timed as "columnar_gather". */
+vsg_status vsg_stage_columnar_gather(vsg_exec *x, const vsg_col_view *src, int32_t n_src,
+                                     const int32_t *g_src, const int64_t *g_row, int64_t n,
+                                     vsg_columnar *out);
+
 /* ---- coverage_union ----------------------------------------------------------
  * The union of each group of polygons (group_of[g] in [0, n_groups) for
  * every geometry of `in`; null and empty members contribute nothing) where

@@ -19,6 +19,7 @@
 #include "core/prefault.h"
 #include "columnar/columnar.h"
 #include "exec/exec.h"
+#include "stages/stages.h"
 
 /* ---- hand-built WKB ---------------------------------------------------- */
 
@@ -732,6 +733,106 @@ static void slices_give_the_same_arrays(void)
     free(geoms);
 }
 
+/* The columnar gather (stages/columnar/gather.c) on the host backend: rows
+ * picked from three decoded sets, in any order and with repeats, come out
+ * as the decode of the same rows' WKB, array for array, with Z (every set
+ * has it) and without; a set with Z beside one without is refused. */
+static void gather_equals_decoding_the_rows(void)
+{
+    enum { N = 300, M = 500, S = 3 };
+    for (int with_z = 0; with_z < 2; with_z++) {
+        const unsigned char **wkb = calloc(N, sizeof *wkb);
+        size_t *size = calloc(N, sizeof *size);
+        wb *geoms = calloc(N, sizeof *geoms);
+        unsigned char junk[3] = {1, 3, 0};
+        REQUIRE(wkb && size && geoms);
+        for (int i = 0; i < N; i++) {
+            uint64_t k = i % 100 == 7 ? rnd() % 6 : rnd() % 9;
+            if (k < 6) {
+                /* a Z row in every set when with_z */
+                wb_init(&geoms[i], (int)(rnd() % 2), 2 + (with_z && i % 100 == 7));
+                shapes[k](&geoms[i], code_iso);
+                wkb[i] = geoms[i].b;
+                size[i] = geoms[i].n;
+            } else if (k == 6) {
+                wkb[i] = NULL;
+            } else if (k == 7) {
+                wkb[i] = junk;
+                size[i] = sizeof junk;
+            } else {
+                wb_init(&geoms[i], 0, 2);
+                g_multipolygon(&geoms[i], code_iso);
+                wkb[i] = geoms[i].b;
+                size[i] = geoms[i].n;
+            }
+        }
+        vsg_exec *x = NULL;
+        REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
+        /* the sets: rows [0, 100), [100, 200), [200, 300) */
+        vsg_columnar host[S], dev[S];
+        vsg_col_view views[S];
+        for (int k = 0; k < S; k++) {
+            vsg_wkb_array part = {N / S, wkb + k * (N / S), size + k * (N / S)};
+            REQUIRE(vsg_columnar_from_wkb(&part, &host[k], NULL) == VSG_OK);
+            REQUIRE(vsg_columnar_upload(x, &host[k], &dev[k]) == VSG_OK);
+            views[k] = vsg_columnar_view(&dev[k]);
+            CHECK((views[k].z != NULL) == with_z);
+        }
+        int32_t *gs = malloc(M * sizeof *gs);
+        int64_t *gr = malloc(M * sizeof *gr);
+        const unsigned char **pw = malloc(M * sizeof *pw);
+        size_t *ps = malloc(M * sizeof *ps);
+        REQUIRE(gs && gr && pw && ps);
+        for (int g = 0; g < M; g++) {
+            int row = (int)(rnd() % N);
+            gs[g] = row / (N / S);
+            gr[g] = row % (N / S);
+            pw[g] = wkb[row];
+            ps[g] = size[row];
+        }
+        vsg_wkb_array picked = {M, pw, ps};
+        vsg_columnar want, got;
+        REQUIRE(vsg_columnar_from_wkb(&picked, &want, NULL) == VSG_OK);
+        int32_t *gs_d;
+        int64_t *gr_d;
+        REQUIRE(vsg_exec_alloc(x, M * sizeof *gs, (void **)&gs_d) == VSG_OK);
+        REQUIRE(vsg_exec_alloc(x, M * sizeof *gr, (void **)&gr_d) == VSG_OK);
+        REQUIRE(vsg_exec_upload(x, gs_d, gs, M * sizeof *gs) == VSG_OK);
+        REQUIRE(vsg_exec_upload(x, gr_d, gr, M * sizeof *gr) == VSG_OK);
+        REQUIRE(vsg_stage_columnar_gather(x, views, S, gs_d, gr_d, M, &got) == VSG_OK);
+        REQUIRE(vsg_exec_sync(x) == VSG_OK);
+        CHECK(offsets_consistent(&got));
+        CHECK(same_arrays(&want, &got));
+        vsg_columnar_free(&got);
+        /* nothing picked: an empty set */
+        REQUIRE(vsg_stage_columnar_gather(x, views, S, gs_d, gr_d, 0, &got) == VSG_OK);
+        CHECK(got.n_geoms == 0 && got.n_coords == 0);
+        vsg_columnar_free(&got);
+        if (with_z) {
+            /* Z beside no Z: refused, the caller decodes */
+            vsg_col_view mixed[2] = {views[0], views[1]};
+            mixed[1].z = NULL;
+            CHECK(vsg_stage_columnar_gather(x, mixed, 2, gs_d, gr_d, 1, &got) ==
+                  VSG_ERR_INVALID_ARG);
+        }
+        vsg_exec_free(x, gs_d);
+        vsg_exec_free(x, gr_d);
+        vsg_columnar_free(&want);
+        for (int k = 0; k < S; k++) {
+            vsg_columnar_free(&dev[k]);
+            vsg_columnar_free(&host[k]);
+        }
+        vsg_exec_destroy(x);
+        free(gs);
+        free(gr);
+        free(pw);
+        free(ps);
+        free(wkb);
+        free(size);
+        free(geoms);
+    }
+}
+
 static void invalid_arguments_and_impossible_sizes(void)
 {
     vsg_columnar c;
@@ -853,5 +954,6 @@ int main(void)
     RUN(invalid_arguments_and_impossible_sizes);
     RUN(upload_download_through_the_host_backend);
     RUN(prefault_touches_each_page_and_little_else);
+    RUN(gather_equals_decoding_the_rows);   /* last: it draws from the shared seed */
     return TEST_SUMMARY();
 }

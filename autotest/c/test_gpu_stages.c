@@ -1,8 +1,8 @@
 /*
  * test_gpu_stages.c - every columnar stage on the CUDA backend against the
  * same stage on the host backend (which test_stage_*.c checks against
- * GEOS): bounds, candidate pairs, containment classes and the rectangle
- * clip must agree bit for bit (cuda/ is built with --fmad=false so that
+ * GEOS): bounds, candidate pairs, containment classes, the rectangle
+ * clip and the columnar gather must agree bit for bit (cuda/ is built with --fmad=false so that
  * the shared element code rounds as on the host). Prints "skip: <reason>"
  * and passes where there is no usable CUDA device (CI).
  */
@@ -100,6 +100,7 @@ typedef struct {
     int64_t *pa, *pb;
     uint8_t *cls;
     vsg_columnar clip;
+    vsg_columnar gathered;   /* rows of both layers, picked in any order */
     uint8_t *row_cpu;
     double seconds;
 } run_out;
@@ -127,6 +128,24 @@ static int run_all(vsg_exec *x, const vsg_columnar *ha, const vsg_columnar *hb,
     ok = ok && vsg_stage_classify(x, &va, ba, &vb, bb, &pairs, cls) == VSG_OK;
     ok = ok && vsg_exec_alloc(x, (size_t)va.n_geoms, (void **)&rc) == VSG_OK;
     ok = ok && vsg_stage_rect_clip(x, &va, ba, rect, &dclip, rc) == VSG_OK;
+    /* the gather: row g is row (g * 7919) mod n of layer g mod 2 */
+    vsg_columnar dgat;
+    vsg_columnar_init(&dgat);
+    int64_t ng = va.n_geoms + vb.n_geoms;
+    int32_t *gs = malloc((size_t)(ng + 1) * sizeof *gs), *gs_d = NULL;
+    int64_t *gr = malloc((size_t)(ng + 1) * sizeof *gr), *gr_d = NULL;
+    for (int64_t g = 0; gs && gr && g < ng; g++) {
+        gs[g] = (int32_t)(g % 2);
+        int64_t n = g % 2 ? vb.n_geoms : va.n_geoms;
+        gr[g] = n ? (g * 7919) % n : 0;
+    }
+    vsg_col_view both[2] = {va, vb};
+    ok = ok && gs && gr && va.n_geoms > 0 && vb.n_geoms > 0 &&
+         vsg_exec_alloc(x, (size_t)ng * sizeof *gs, (void **)&gs_d) == VSG_OK &&
+         vsg_exec_alloc(x, (size_t)ng * sizeof *gr, (void **)&gr_d) == VSG_OK &&
+         vsg_exec_upload(x, gs_d, gs, (size_t)ng * sizeof *gs) == VSG_OK &&
+         vsg_exec_upload(x, gr_d, gr, (size_t)ng * sizeof *gr) == VSG_OK &&
+         vsg_stage_columnar_gather(x, both, 2, gs_d, gr_d, ng, &dgat) == VSG_OK;
     if (ok) {
         o->n_pairs = pairs.n;
         o->boxes_a = malloc((size_t)ha->n_geoms * 32);
@@ -139,8 +158,14 @@ static int run_all(vsg_exec *x, const vsg_columnar *ha, const vsg_columnar *hb,
              vsg_exec_download(x, o->pb, pairs.b, (size_t)pairs.n * 8) == VSG_OK &&
              vsg_exec_download(x, o->cls, cls, (size_t)pairs.n) == VSG_OK &&
              vsg_exec_download(x, o->row_cpu, rc, (size_t)va.n_geoms) == VSG_OK &&
-             vsg_columnar_download(x, &dclip, &o->clip) == VSG_OK && vsg_exec_sync(x) == VSG_OK;
+             vsg_columnar_download(x, &dclip, &o->clip) == VSG_OK &&
+             vsg_columnar_download(x, &dgat, &o->gathered) == VSG_OK && vsg_exec_sync(x) == VSG_OK;
     }
+    vsg_exec_free(x, gs_d);
+    vsg_exec_free(x, gr_d);
+    vsg_columnar_free(&dgat);
+    free(gs);
+    free(gr);
     o->seconds = vsg_now_s() - t0;
     if (!ok)
         fprintf(stderr, "%s backend: %s\n", vsg_exec_device(x), vsg_exec_last_error(x));
@@ -164,6 +189,7 @@ static void run_free(run_out *o)
     free(o->cls);
     free(o->row_cpu);
     vsg_columnar_free(&o->clip);
+    vsg_columnar_free(&o->gathered);
 }
 
 #define SAME(a, b, n) ((n) == 0 || memcmp((a), (b), (size_t)(n)) == 0)
@@ -176,16 +202,19 @@ static void compare(const run_out *h, const run_out *g, int64_t na)
     CHECK(SAME(h->pb, g->pb, h->n_pairs * 8));
     CHECK(SAME(h->cls, g->cls, h->n_pairs));
     CHECK(SAME(h->row_cpu, g->row_cpu, na));
-    const vsg_columnar *a = &h->clip, *b = &g->clip;
-    REQUIRE(a->n_geoms == b->n_geoms && a->n_parts == b->n_parts && a->n_rings == b->n_rings &&
-            a->n_coords == b->n_coords);
-    CHECK(SAME(a->type, b->type, a->n_geoms));
-    CHECK(SAME(a->flags, b->flags, a->n_geoms));
-    CHECK(SAME(a->geom_part, b->geom_part, (a->n_geoms + 1) * 8));
-    CHECK(SAME(a->part_ring, b->part_ring, (a->n_parts + 1) * 8));
-    CHECK(SAME(a->ring_coord, b->ring_coord, (a->n_rings + 1) * 8));
-    CHECK(SAME(a->x, b->x, a->n_coords * 8));
-    CHECK(SAME(a->y, b->y, a->n_coords * 8));
+    for (int k = 0; k < 2; k++) {
+        const vsg_columnar *a = k ? &h->gathered : &h->clip, *b = k ? &g->gathered : &g->clip;
+        REQUIRE(a->n_geoms == b->n_geoms && a->n_parts == b->n_parts &&
+                a->n_rings == b->n_rings && a->n_coords == b->n_coords);
+        CHECK(SAME(a->type, b->type, a->n_geoms));
+        CHECK(SAME(a->flags, b->flags, a->n_geoms));
+        CHECK(SAME(a->geom_part, b->geom_part, (a->n_geoms + 1) * 8));
+        CHECK(SAME(a->part_ring, b->part_ring, (a->n_parts + 1) * 8));
+        CHECK(SAME(a->ring_coord, b->ring_coord, (a->n_rings + 1) * 8));
+        CHECK(SAME(a->x, b->x, a->n_coords * 8));
+        CHECK(SAME(a->y, b->y, a->n_coords * 8));
+    }
+    CHECK(h->gathered.n_geoms > 0 && h->gathered.n_coords > 0);
 }
 
 static void test_backends_agree(vsg_exec *gx, int n_stars, int grid)
