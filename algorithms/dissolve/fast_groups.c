@@ -409,9 +409,9 @@ static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
     cap = cap ? cap : 1;
     const unsigned char **wkb = vsg_malloc(cap * sizeof *wkb);
     size_t *size = vsg_malloc(cap * sizeof *size);
-    int64_t *key = vsg_malloc(cap * sizeof *key);
+    int64_t *key = vsg_malloc(cap * sizeof *key), *row = vsg_malloc(cap * sizeof *row);
     vsg_status st = VSG_OK;
-    if (!wkb || !size || !key) {
+    if (!wkb || !size || !key || !row) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
@@ -421,22 +421,27 @@ static vsg_status call_union(dissolve_t *d, vsg_group_union_fn fast, repairs *r,
             (cl && cl->of && cl->of[i] >= 0))
             continue;
         st = member_wkb(d, i, r, &wkb[n], &size[n]);
+        row[n] = wkb[n] == d->b.input->wkb[i] ? (int64_t)i : -1;   /* not a repair */
         key[n++] = in_key[i];
     }
     for (size_t k = 0; cl && k < cl->n; k++)
         if (cl_key[k] >= 0 && cl->wkb[k]) {
             wkb[n] = cl->wkb[k];
             size[n] = cl->size[k];
+            row[n] = -1;
             key[n++] = cl_key[k];
         }
     if (st == VSG_OK && n > 0) {
         vsg_wkb_array members = {n, wkb, size};
+        o->member_row = row;
         st = fast(e, &members, key, n_keys, o);
+        o->member_row = NULL;
     }
 done:
     free(wkb);
     free(size);
     free(key);
+    free(row);
     return st;
 }
 

@@ -33,6 +33,11 @@ typedef struct {
                               on the CPU engine (or the GPU failed in
                               AUTO) settle nothing, GEOS is the better
                               engine for it there                         */
+    const int64_t *member_row; /* NULL, or per member: its row in the
+                              statement's input where its WKB is that
+                              row's as read (-1: a repair, a merged
+                              part); the GPU gathers those from the
+                              validity screen's decode of the layer      */
 } vsg_group_union_out;
 
 /* members: the WKB of the members of the groups offered (polygons, none

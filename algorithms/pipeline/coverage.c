@@ -111,11 +111,13 @@ static vsg_status write_groups(const cov_run *r, const uint8_t *ok, const int64_
 #define OVU_BATCH_VERTICES ((size_t)1 << 20)
 
 /* members on x, gathered from the validity screen's decode of the layer
- * (sc) where it holds them, the rest decoded here and copied up; *done 0
+ * (sc) where it holds their rows (rows[i]: member i's row in the layer, or
+ * -1), the rest decoded here and copied up; *done 0
  * where there is nothing to reuse (or Z, which the gather leaves to the
  * decoder): the caller decodes them all as before. */
 static vsg_status gather_members(vsg_exec *x, const vsg_screened *sc,
-                                 const vsg_wkb_array *members, vsg_columnar *dev, int *done)
+                                 const vsg_wkb_array *members, const int64_t *rows,
+                                 vsg_columnar *dev, int *done)
 {
     size_t n = members->count, hits = 0, misses = 0;
     *done = 0;
@@ -132,7 +134,7 @@ static vsg_status gather_members(vsg_exec *x, const vsg_screened *sc,
     vsg_columnar_init(&mdev);
     vsg_status st = gs && gr && mw && ms && views ? VSG_OK : VSG_ERR_NOMEM;
     for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        if (vsg_screened_find(sc, members->wkb[i], &gs[i], &gr[i])) {
+        if (vsg_screened_find(sc, rows[i], &gs[i], &gr[i])) {
             hits++;
         } else {
             gs[i] = sc->n_src;
@@ -177,9 +179,10 @@ done:
  * (the next stage has the backend's memory): ok[j] for its groups, their
  * WKB into out's groups g_of[j] (g_of NULL: the same). */
 static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                             union_stage_fn stage, const vsg_wkb_array *members,
-                             const int64_t *group_of, int64_t n_groups, const int64_t *g_of,
-                             uint8_t *ok, vsg_group_union_out *out)
+                             const int64_t *rows, union_stage_fn stage,
+                             const vsg_wkb_array *members, const int64_t *group_of,
+                             int64_t n_groups, const int64_t *g_of, uint8_t *ok,
+                             vsg_group_union_out *out)
 {
     cov_run r;
     memset(&r, 0, sizeof r);
@@ -191,8 +194,8 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
     r.why = vsg_calloc((size_t)n_groups + 1, sizeof *r.why);
     if (!r.why)
         st = VSG_ERR_NOMEM;
-    if (st == VSG_OK && on_gpu && sc && sc->n_src > 0)
-        st = gather_members(x, sc, members, &r.dev, &r.gathered);
+    if (st == VSG_OK && on_gpu && sc && rows)
+        st = gather_members(x, sc, members, rows, &r.dev, &r.gathered);
     if (st == VSG_OK && !r.gathered && vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK)
@@ -207,12 +210,13 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
  * g_of[]). A stage that cannot take them (keys too wide, memory) settles
  * nothing and is no failure: GEOS unions those groups, counted. */
 static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                                const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
-                                const int64_t *g_of, vsg_group_union_out *out)
+                                const int64_t *rows, const vsg_wkb_array *sub,
+                                const int64_t *grp, int64_t G, const int64_t *g_of,
+                                vsg_group_union_out *out)
 {
     uint8_t *ok = vsg_calloc((size_t)G + 1, 1);
-    vsg_status st = ok ? union_call(x, on_gpu, sc, vsg_stage_overlap_union, sub, grp, G, g_of,
-                                    ok, out)
+    vsg_status st = ok ? union_call(x, on_gpu, sc, rows, vsg_stage_overlap_union, sub, grp, G,
+                                    g_of, ok, out)
                        : VSG_ERR_NOMEM;
     if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
         st = VSG_OK;   /* nothing settled: the stage failed before any WKB was written */
@@ -224,7 +228,7 @@ static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_screened *sc,
  * left (ok[g] = 0), renumbered 0.. in group order, their members grouped
  * in input order, in batches of whole groups; results written to out. */
 static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                               const vsg_wkb_array *members,
+                               const int64_t *member_row, const vsg_wkb_array *members,
                                const int64_t *group_of, int64_t n_groups, const uint8_t *ok,
                                vsg_group_union_out *out)
 {
@@ -235,8 +239,10 @@ static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
     const unsigned char **wkb = vsg_malloc((n ? n : 1) * sizeof *wkb);
     size_t *size = vsg_malloc((n ? n : 1) * sizeof *size);
     int64_t *grp = vsg_malloc((n ? n : 1) * sizeof *grp);
-    vsg_status st = new_id && g_of && first && verts && wkb && size && grp ? VSG_OK
-                                                                          : VSG_ERR_NOMEM;
+    int64_t *rows = vsg_malloc((n ? n : 1) * sizeof *rows);
+    vsg_status st = new_id && g_of && first && verts && wkb && size && grp && rows
+                        ? VSG_OK
+                        : VSG_ERR_NOMEM;
     if (st != VSG_OK)
         goto done;
     for (int64_t g = 0; g < n_groups; g++)
@@ -263,6 +269,7 @@ static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
             size_t k = first[j + 1]++;
             wkb[k] = members->wkb[i];
             size[k] = members->size[i];
+            rows[k] = member_row ? member_row[i] : -1;
             grp[k] = j;
         }
     /* batches of consecutive groups up to the vertex budget */
@@ -274,7 +281,8 @@ static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
         for (size_t k = k0; k < k1; k++)
             grp[k] -= j0;
         vsg_wkb_array sub = {k1 - k0, wkb + k0, size + k0};
-        st = overlap_batch(x, on_gpu, sc, &sub, grp + k0, j1 - j0, g_of + j0, out);
+        st = overlap_batch(x, on_gpu, sc, member_row ? rows + k0 : NULL, &sub, grp + k0,
+                           j1 - j0, g_of + j0, out);
     }
 done:
     free(new_id);
@@ -284,6 +292,7 @@ done:
     free(wkb);
     free(size);
     free(grp);
+    free(rows);
     return st;
 }
 
@@ -323,11 +332,12 @@ static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_screened *sc,
     if (!on_gpu)
         vsg_exec_set_host_plain(x);
     uint8_t *ok = vsg_calloc((size_t)n_groups + 1, 1);
-    vsg_status st = ok ? union_call(x, on_gpu, sc, vsg_stage_coverage_union, members,
+    const int64_t *rows = sc ? out->member_row : NULL;
+    vsg_status st = ok ? union_call(x, on_gpu, sc, rows, vsg_stage_coverage_union, members,
                                     group_of, n_groups, NULL, ok, out)
                        : VSG_ERR_NOMEM;
     if (st == VSG_OK && on_gpu && !out->coverage_only)
-        st = overlap_pass(x, on_gpu, sc, members, group_of, n_groups, ok, out);
+        st = overlap_pass(x, on_gpu, sc, rows, members, group_of, n_groups, ok, out);
     free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
         memset(out->ok, 0, (size_t)n_groups);
@@ -397,7 +407,7 @@ static void batch_task(void *vp, size_t b, int wid)
         vsg_wkb_array sub = {n, wkb, size};
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
                                  h->out->parts_of_groups, NULL, NULL,
-                                 h->out->coverage_only, 0};
+                                 h->out->coverage_only, 0, NULL};
         st = union_core(h->x[b], 0, NULL, &sub, grp, ng, &o);
     }
     h->st[b] = st;

@@ -8,64 +8,35 @@
 
 #include "core/fault.h"
 
-static size_t slot_of(const unsigned char *p, size_t cap)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & (cap - 1);
-}
-
-static void put(vsg_screened *s, const unsigned char *p, int32_t src, int64_t row)
-{
-    size_t k = slot_of(p, s->cap);
-    while (s->key[k] && s->key[k] != p)
-        k = (k + 1) & (s->cap - 1);
-    s->key[k] = p;
-    s->src[k] = src;
-    s->row[k] = row;
-}
-
-/* The table grown to hold need rows at most half full. */
-static vsg_status reserve(vsg_screened *s, size_t need)
-{
-    if (2 * need <= s->cap)
-        return VSG_OK;
-    size_t cap = 1024;
-    while (cap < 2 * need)
-        cap *= 2;
-    const unsigned char **key = vsg_calloc(cap, sizeof *key);
-    int32_t *src = vsg_malloc(cap * sizeof *src);
-    int64_t *row = vsg_malloc(cap * sizeof *row);
-    if (!key || !src || !row) {
-        free(key);
-        free(src);
-        free(row);
-        return VSG_ERR_NOMEM;
-    }
-    vsg_screened old = *s;
-    s->key = key;
-    s->src = src;
-    s->row = row;
-    s->cap = cap;
-    for (size_t k = 0; k < old.cap; k++)
-        if (old.key[k])
-            put(s, old.key[k], old.src[k], old.row[k]);
-    free(old.key);
-    free(old.src);
-    free(old.row);
-    return VSG_OK;
-}
-
-vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const unsigned char *const *wkb,
-                            size_t m)
+vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const size_t *rows, size_t m,
+                            size_t n_rows)
 {
     int32_t k = s->n_src;
+    if (s->row_src && s->n_rows != n_rows) {
+        vsg_columnar_free(dev);   /* another layer's: not this statement's map */
+        return VSG_ERR_INVALID_ARG;
+    }
+    if (!s->row_src) {
+        s->row_src = vsg_malloc((n_rows ? n_rows : 1) * sizeof *s->row_src);
+        s->row_at = vsg_malloc((n_rows ? n_rows : 1) * sizeof *s->row_at);
+        if (!s->row_src || !s->row_at) {
+            free(s->row_src);
+            free(s->row_at);
+            s->row_src = NULL;
+            s->row_at = NULL;
+            vsg_columnar_free(dev);
+            return VSG_ERR_NOMEM;
+        }
+        memset(s->row_src, 0xff, (n_rows ? n_rows : 1) * sizeof *s->row_src);   /* -1 */
+        s->n_rows = n_rows;
+    }
     vsg_columnar *d = vsg_realloc(s->dev, (size_t)(k + 1) * sizeof *d);
     if (d)
         s->dev = d;
     vsg_col_view *v = d ? vsg_realloc(s->views, (size_t)(k + 1) * sizeof *v) : NULL;
     if (v)
         s->views = v;
-    if (!d || !v || reserve(s, s->n + m) != VSG_OK) {
+    if (!d || !v) {
         vsg_columnar_free(dev);
         return VSG_ERR_NOMEM;
     }
@@ -74,24 +45,20 @@ vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const unsigned c
     s->views[k] = vsg_columnar_view(&s->dev[k]);
     s->n_src = k + 1;
     for (size_t i = 0; i < m; i++)
-        if (wkb[i])
-            put(s, wkb[i], k, (int64_t)i);
-    s->n += m;
+        if (rows[i] < n_rows) {
+            s->row_src[rows[i]] = k;
+            s->row_at[rows[i]] = (int64_t)i;
+        }
     return VSG_OK;
 }
 
-int vsg_screened_find(const vsg_screened *s, const unsigned char *wkb, int32_t *src,
-                      int64_t *row)
+int vsg_screened_find(const vsg_screened *s, int64_t row, int32_t *src, int64_t *at)
 {
-    if (!s || !s->cap || !wkb)
+    if (!s || !s->row_src || row < 0 || (size_t)row >= s->n_rows || s->row_src[row] < 0)
         return 0;
-    for (size_t k = slot_of(wkb, s->cap); s->key[k]; k = (k + 1) & (s->cap - 1))
-        if (s->key[k] == wkb) {
-            *src = s->src[k];
-            *row = s->row[k];
-            return 1;
-        }
-    return 0;
+    *src = s->row_src[row];
+    *at = s->row_at[row];
+    return 1;
 }
 
 void vsg_screened_clear(vsg_screened *s)
@@ -100,9 +67,8 @@ void vsg_screened_clear(vsg_screened *s)
         vsg_columnar_free(&s->dev[k]);
     free(s->dev);
     free(s->views);
-    free(s->key);
-    free(s->src);
-    free(s->row);
+    free(s->row_src);
+    free(s->row_at);
     int keep = s->keep;
     memset(s, 0, sizeof *s);
     s->keep = keep;

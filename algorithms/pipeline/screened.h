@@ -3,9 +3,8 @@
  * backend for a caller that asks (a dissolve): its group unions then
  * gather their members from it (stages/stages.h, columnar_gather) instead
  * of decoding and uploading the same rows again. A member is found by its
- * WKB's address: the screen and the union read the same borrowed bytes,
- * and a repaired member (new bytes) is not found, so it is decoded as
- * before.
+ * row in the layer (vsg_group_union_out.member_row); a repaired member
+ * (new bytes) has none, and is decoded as before.
  */
 #ifndef VSG_PIPELINE_SCREENED_H
 #define VSG_PIPELINE_SCREENED_H
@@ -18,24 +17,21 @@ typedef struct vsg_screened {
     int32_t n_src;
     vsg_columnar *dev;            /* n_src sets on the backend              */
     vsg_col_view *views;          /* n_src, their views (host array)       */
-    /* an open-addressing table of the screened rows' WKB addresses */
-    size_t cap;                   /* a power of two, or 0                  */
-    const unsigned char **key;    /* cap slots, NULL: empty                */
-    int32_t *src;                 /* cap: the row's set                    */
-    int64_t *row;                 /* cap: its geometry in that set         */
-    size_t n;                     /* rows held                             */
+    size_t n_rows;                /* rows of the layer                      */
+    int32_t *row_src;             /* n_rows: the set holding the row, or -1 */
+    int64_t *row_at;              /* n_rows: its geometry in that set       */
 } vsg_screened;
 
-/* Takes dev (moved: *dev is left empty) with the WKB addresses of its m
- * geometries, in order. VSG_ERR_NOMEM leaves s as it was (dev freed). */
-vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const unsigned char *const *wkb,
-                            size_t m);
+/* Takes dev (moved: *dev is left empty), whose geometry k is row rows[k]
+ * of a layer of n_rows rows. VSG_ERR_NOMEM leaves s as it was (dev
+ * freed). */
+vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const size_t *rows, size_t m,
+                            size_t n_rows);
 
-/* Where the geometry read from wkb is held: 1 with *src and *row set, or 0. */
-int vsg_screened_find(const vsg_screened *s, const unsigned char *wkb, int32_t *src,
-                      int64_t *row);
+/* Where row `row` of the layer is held: 1 with *src and *at set, or 0. */
+int vsg_screened_find(const vsg_screened *s, int64_t row, int32_t *src, int64_t *at);
 
-/* Frees every set and the table (keep is left as it is). */
+/* Frees every set and the map (keep is left as it is). */
 void vsg_screened_clear(vsg_screened *s);
 
 #endif
