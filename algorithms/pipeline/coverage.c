@@ -18,6 +18,7 @@
  */
 #include "pipeline/coverage.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,17 @@ typedef struct {
     uint8_t *ok_dev;
     uint32_t *why, *why_dev;
 } cov_run;
+
+/* Where a union call runs: its backend (the statement's GPU backend, or
+ * a host one of the CPU engine's), the validity screen's decode to gather
+ * members from (NULL: none), and the engine's pool for the host work
+ * around the stage (NULL: this thread, as inside a pool task). */
+typedef struct {
+    vsg_exec *x;
+    int on_gpu;
+    const vsg_screened *sc;
+    vsg_pool *pool;
+} union_env;
 
 static void run_free(cov_run *r)
 {
@@ -83,24 +95,56 @@ done:
     return st;
 }
 
-/* The WKB of the groups settled in r (its group j is out's group
- * g_of[j]; NULL: the same); VSG_ERR_NOMEM: the caller reports it. */
-static vsg_status write_groups(const cov_run *r, const uint8_t *ok, const int64_t *g_of,
-                               int64_t n_groups, vsg_group_union_out *out)
+typedef struct {
+    const cov_run *r;
+    const uint8_t *ok;
+    const int64_t *g_of;
+    int64_t n_groups, per_task;
+    vsg_group_union_out *out;
+    atomic_int nomem;          /* set by any task that runs out of memory */
+} write_job;
+
+static void write_task(void *vj, size_t t, int wid)
 {
-    for (int64_t j = 0; j < n_groups; j++) {
-        int64_t g = g_of ? g_of[j] : j;
-        if (!ok[j])
+    (void)wid;
+    write_job *w = vj;
+    int64_t j1 = ((int64_t)t + 1) * w->per_task;
+    for (int64_t j = (int64_t)t * w->per_task; j < j1 && j < w->n_groups; j++) {
+        int64_t g = w->g_of ? w->g_of[j] : j;
+        if (!w->ok[j])
             continue;
-        size_t sz = vsg_columnar_wkb_size(&r->out, j);
-        out->wkb[g] = vsg_malloc(sz ? sz : 1);
-        if (!out->wkb[g])
-            return VSG_ERR_NOMEM;
-        vsg_columnar_write_wkb(&r->out, j, out->wkb[g]);
-        out->size[g] = sz;
-        out->ok[g] = 1;
+        size_t sz = vsg_columnar_wkb_size(&w->r->out, j);
+        unsigned char *wkb = vsg_malloc(sz ? sz : 1);
+        if (!wkb) {
+            atomic_store(&w->nomem, 1);
+            return;
+        }
+        vsg_columnar_write_wkb(&w->r->out, j, wkb);
+        w->out->wkb[g] = wkb;
+        w->out->size[g] = sz;
+        w->out->ok[g] = 1;
     }
-    return VSG_OK;
+}
+
+/* The WKB of the groups settled in r (its group j is out's group
+ * g_of[j]; NULL: the same), in runs of groups on the pool where there is
+ * one (the boroughs' 144 groups are 174 MB of WKB); VSG_ERR_NOMEM: the
+ * caller reports it (and frees what was written). */
+static vsg_status write_groups(const cov_run *r, vsg_pool *pool, const uint8_t *ok,
+                               const int64_t *g_of, int64_t n_groups, vsg_group_union_out *out)
+{
+    write_job w = {r, ok, g_of, n_groups, 64, out, 0};
+    atomic_init(&w.nomem, 0);
+    size_t tasks = (size_t)((n_groups + w.per_task - 1) / w.per_task);
+    if (pool && n_groups > 1) {
+        w.per_task = n_groups < 256 ? 1 : 64;
+        tasks = (size_t)((n_groups + w.per_task - 1) / w.per_task);
+        vsg_pool_run(pool, tasks, write_task, &w);
+    } else {
+        for (size_t t = 0; t < tasks; t++)
+            write_task(&w, t, 0);
+    }
+    return atomic_load(&w.nomem) ? VSG_ERR_NOMEM : VSG_OK;
 }
 
 /* Member vertices per overlap union call: its arrays take about 2.5 KB
@@ -178,12 +222,14 @@ done:
 /* stage over members on x, in a run of its own freed before it returns
  * (the next stage has the backend's memory): ok[j] for its groups, their
  * WKB into out's groups g_of[j] (g_of NULL: the same). */
-static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                             const int64_t *rows, union_stage_fn stage,
+static vsg_status union_call(const union_env *env, const int64_t *rows, union_stage_fn stage,
                              const vsg_wkb_array *members, const int64_t *group_of,
                              int64_t n_groups, const int64_t *g_of, uint8_t *ok,
                              vsg_group_union_out *out)
 {
+    vsg_exec *x = env->x;
+    const vsg_screened *sc = env->sc;
+    int on_gpu = env->on_gpu;
     cov_run r;
     memset(&r, 0, sizeof r);
     r.x = x;
@@ -201,7 +247,7 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
     if (st == VSG_OK)
         st = run_stage(&r, group_of, n_groups, ok);
     if (st == VSG_OK)
-        st = write_groups(&r, ok, g_of, n_groups, out);
+        st = write_groups(&r, env->pool, ok, g_of, n_groups, out);
     run_free(&r);
     return st;
 }
@@ -209,14 +255,13 @@ static vsg_status union_call(vsg_exec *x, int on_gpu, const vsg_screened *sc,
 /* One overlap union call over members sub (groups 0..G-1, out's groups
  * g_of[]). A stage that cannot take them (keys too wide, memory) settles
  * nothing and is no failure: GEOS unions those groups, counted. */
-static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                                const int64_t *rows, const vsg_wkb_array *sub,
-                                const int64_t *grp, int64_t G, const int64_t *g_of,
-                                vsg_group_union_out *out)
+static vsg_status overlap_batch(const union_env *env, const int64_t *rows,
+                                const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
+                                const int64_t *g_of, vsg_group_union_out *out)
 {
     uint8_t *ok = vsg_calloc((size_t)G + 1, 1);
-    vsg_status st = ok ? union_call(x, on_gpu, sc, rows, vsg_stage_overlap_union, sub, grp, G,
-                                    g_of, ok, out)
+    vsg_status st = ok ? union_call(env, rows, vsg_stage_overlap_union, sub, grp, G, g_of, ok,
+                                    out)
                        : VSG_ERR_NOMEM;
     if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
         st = VSG_OK;   /* nothing settled: the stage failed before any WKB was written */
@@ -227,8 +272,8 @@ static vsg_status overlap_batch(vsg_exec *x, int on_gpu, const vsg_screened *sc,
 /* The overlap union of the groups with members that the coverage union
  * left (ok[g] = 0), renumbered 0.. in group order, their members grouped
  * in input order, in batches of whole groups; results written to out. */
-static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                               const int64_t *member_row, const vsg_wkb_array *members,
+static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
+                               const vsg_wkb_array *members,
                                const int64_t *group_of, int64_t n_groups, const uint8_t *ok,
                                vsg_group_union_out *out)
 {
@@ -281,8 +326,8 @@ static vsg_status overlap_pass(vsg_exec *x, int on_gpu, const vsg_screened *sc,
         for (size_t k = k0; k < k1; k++)
             grp[k] -= j0;
         vsg_wkb_array sub = {k1 - k0, wkb + k0, size + k0};
-        st = overlap_batch(x, on_gpu, sc, member_row ? rows + k0 : NULL, &sub, grp + k0,
-                           j1 - j0, g_of + j0, out);
+        st = overlap_batch(env, member_row ? rows + k0 : NULL, &sub, grp + k0, j1 - j0,
+                           g_of + j0, out);
     }
 done:
     free(new_id);
@@ -325,19 +370,19 @@ static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t 
 
 /* The union on x (GPU: the statement's backend; else a private host one),
  * without touching the engine (host batches run it on several threads). */
-static vsg_status union_core(vsg_exec *x, int on_gpu, const vsg_screened *sc,
-                             const vsg_wkb_array *members, const int64_t *group_of,
-                             int64_t n_groups, vsg_group_union_out *out)
+static vsg_status union_core(const union_env *env, const vsg_wkb_array *members,
+                             const int64_t *group_of, int64_t n_groups,
+                             vsg_group_union_out *out)
 {
-    if (!on_gpu)
-        vsg_exec_set_host_plain(x);
+    if (!env->on_gpu)
+        vsg_exec_set_host_plain(env->x);
     uint8_t *ok = vsg_calloc((size_t)n_groups + 1, 1);
-    const int64_t *rows = sc ? out->member_row : NULL;
-    vsg_status st = ok ? union_call(x, on_gpu, sc, rows, vsg_stage_coverage_union, members,
-                                    group_of, n_groups, NULL, ok, out)
+    const int64_t *rows = env->sc ? out->member_row : NULL;
+    vsg_status st = ok ? union_call(env, rows, vsg_stage_coverage_union, members, group_of,
+                                    n_groups, NULL, ok, out)
                        : VSG_ERR_NOMEM;
-    if (st == VSG_OK && on_gpu && !out->coverage_only)
-        st = overlap_pass(x, on_gpu, sc, rows, members, group_of, n_groups, ok, out);
+    if (st == VSG_OK && env->on_gpu && !out->coverage_only)
+        st = overlap_pass(env, rows, members, group_of, n_groups, ok, out);
     free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */
         memset(out->ok, 0, (size_t)n_groups);
@@ -408,7 +453,8 @@ static void batch_task(void *vp, size_t b, int wid)
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
                                  h->out->parts_of_groups, NULL, NULL,
                                  h->out->coverage_only, 0, NULL};
-        st = union_core(h->x[b], 0, NULL, &sub, grp, ng, &o);
+        union_env env = {h->x[b], 0, NULL, NULL};   /* inside a pool task: no pool */
+        st = union_core(&env, &sub, grp, ng, &o);
     }
     h->st[b] = st;
     free(wkb);
@@ -497,7 +543,8 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
     if (x) {
         double t0 = vsg_now_s();
         const vsg_screened *sc = e->gpu && e->gpu->screened.n_src ? &e->gpu->screened : NULL;
-        st = union_core(x, 1, sc, members, group_of, n_groups, out);
+        union_env env = {x, 1, sc, e->pool};
+        st = union_core(&env, members, group_of, n_groups, out);
         vsg_exec_flush_profile(x, e->profile);
         if (st == VSG_OK) {
             if (!out->parts_of_groups)
