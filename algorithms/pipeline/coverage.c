@@ -154,71 +154,6 @@ static vsg_status write_groups(const cov_run *r, vsg_pool *pool, const uint8_t *
  * a call near 2.5 GB at any statement size; a larger group goes alone. */
 #define OVU_BATCH_VERTICES ((size_t)1 << 20)
 
-/* members on x, gathered from the validity screen's decode of the layer
- * (sc) where it holds their rows (rows[i]: member i's row in the layer, or
- * -1), the rest decoded here and copied up; *done 0
- * where there is nothing to reuse (or Z, which the gather leaves to the
- * decoder): the caller decodes them all as before. */
-static vsg_status gather_members(vsg_exec *x, const vsg_screened *sc,
-                                 const vsg_wkb_array *members, const int64_t *rows,
-                                 vsg_columnar *dev, int *done)
-{
-    size_t n = members->count, hits = 0, misses = 0;
-    *done = 0;
-    for (int32_t k = 0; k < sc->n_src; k++)
-        if (sc->views[k].z)
-            return VSG_OK;
-    int32_t *gs = vsg_malloc((n ? n : 1) * sizeof *gs), *gs_dev = NULL;
-    int64_t *gr = vsg_malloc((n ? n : 1) * sizeof *gr), *gr_dev = NULL;
-    const unsigned char **mw = vsg_malloc((n ? n : 1) * sizeof *mw);
-    size_t *ms = vsg_malloc((n ? n : 1) * sizeof *ms);
-    vsg_col_view *views = vsg_malloc((size_t)(sc->n_src + 1) * sizeof *views);
-    vsg_columnar mhost, mdev;
-    vsg_columnar_init(&mhost);
-    vsg_columnar_init(&mdev);
-    vsg_status st = gs && gr && mw && ms && views ? VSG_OK : VSG_ERR_NOMEM;
-    for (size_t i = 0; st == VSG_OK && i < n; i++) {
-        if (vsg_screened_find(sc, rows[i], &gs[i], &gr[i])) {
-            hits++;
-        } else {
-            gs[i] = sc->n_src;
-            gr[i] = (int64_t)misses;
-            mw[misses] = members->wkb[i];
-            ms[misses++] = members->size[i];
-        }
-    }
-    if (st != VSG_OK || hits == 0)
-        goto done;
-    memcpy(views, sc->views, (size_t)sc->n_src * sizeof *views);
-    int32_t n_src = sc->n_src;
-    if (misses > 0) {
-        vsg_wkb_array rest = {misses, mw, ms};
-        vsg_columnar_report rep;
-        TRY(vsg_columnar_from_wkb(&rest, &mhost, &rep));
-        if (mhost.z)
-            goto done;   /* a repaired member with Z: decode them all */
-        TRY(vsg_columnar_upload(x, &mhost, &mdev));
-        views[n_src++] = vsg_columnar_view(&mdev);
-    }
-    TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof *gs_dev, (void **)&gs_dev));
-    TRY(vsg_exec_alloc(x, (n ? n : 1) * sizeof *gr_dev, (void **)&gr_dev));
-    TRY(vsg_exec_upload(x, gs_dev, gs, n * sizeof *gs));
-    TRY(vsg_exec_upload(x, gr_dev, gr, n * sizeof *gr));
-    TRY(vsg_stage_columnar_gather(x, views, n_src, gs_dev, gr_dev, (int64_t)n, dev));
-    *done = 1;
-done:
-    vsg_exec_free(x, gs_dev);
-    vsg_exec_free(x, gr_dev);
-    vsg_columnar_free(&mdev);
-    vsg_columnar_free(&mhost);
-    free(gs);
-    free(gr);
-    free(mw);
-    free(ms);
-    free(views);
-    return st;
-}
-
 /* stage over members on x, in a run of its own freed before it returns
  * (the next stage has the backend's memory): ok[j] for its groups, their
  * WKB into out's groups g_of[j] (g_of NULL: the same). */
@@ -241,7 +176,7 @@ static vsg_status union_call(const union_env *env, const int64_t *rows, union_st
     if (!r.why)
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK && on_gpu && sc && rows)
-        st = gather_members(x, sc, members, rows, &r.dev, &r.gathered);
+        st = vsg_screened_gather(x, sc, members, rows, &r.dev, &r.gathered);
     if (st == VSG_OK && !r.gathered && vsg_columnar_from_wkb(members, &r.host, &rep) != VSG_OK)
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK)

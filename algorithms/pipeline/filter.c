@@ -29,6 +29,9 @@
 
 typedef struct {
     vsg_columnar host, dev;
+    int gathered;           /* dev gathered from the screen's decode (no host set) */
+    uint8_t *gflags;        /* then: dev's flags, copied down (host)       */
+    const uint8_t *flags;   /* the rows' flags on the host: host's, or gflags */
     double *boxes;
     vsg_pairs pairs;
     uint8_t *cls;
@@ -55,6 +58,7 @@ typedef struct {
 
 static void run_free(vsg_exec *x, filter_run *r)
 {
+    free(r->gflags);
     vsg_columnar_free(&r->host);
     vsg_columnar_free(&r->dev);
     vsg_columnar_free(&r->ref_dev);
@@ -218,11 +222,14 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     const vsg_resident *m = vsg_resident_get(&g->resident, x, idx->serial, idx->col, &st);
     if (!m)
         return st;
-    vsg_exec_stage_begin(x, "h2d");
-    st = vsg_columnar_upload(x, &r->host, &r->dev);
-    vsg_exec_stage_end(x, r->host.n_geoms, r->host.n_coords);
+    st = VSG_OK;
+    if (!r->gathered) {
+        vsg_exec_stage_begin(x, "h2d");
+        st = vsg_columnar_upload(x, &r->host, &r->dev);
+        vsg_exec_stage_end(x, r->host.n_geoms, r->host.n_coords);
+    }
     if (st == VSG_OK)
-        st = vsg_exec_alloc(x, (size_t)r->host.n_geoms * 4 * sizeof(double), (void **)&r->boxes);
+        st = vsg_exec_alloc(x, (size_t)r->dev.n_geoms * 4 * sizeof(double), (void **)&r->boxes);
     vsg_col_view in = vsg_columnar_view(&r->dev);
     vsg_col_view mv = vsg_columnar_view(&m->dev);
     if (st == VSG_OK)
@@ -418,7 +425,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_
         if (p < r->pairs.n && (r->pa[p] < (int64_t)i || r->pa[p] >= (int64_t)n))
             goto bad;   /* the join promises sorted, in-range pairs */
         const vsg_read_result *in = &b->in[i];
-        if (in->outcome == VSG_READ_GEOM && (r->host.flags[i] & GPU_CANNOT)) {
+        if (in->outcome == VSG_READ_GEOM && (r->flags[i] & GPU_CANNOT)) {
             if (vsg_strtree_query(idx->tree, in->box, &lists[i]) != VSG_OK)
                 goto nomem;
             for (size_t k = 0; k < lists[i].n; k++)
@@ -504,6 +511,32 @@ static const GEOSGeometry *input_repair(const void *ud, size_t i)
     return in->outcome == VSG_READ_GEOM && in->repaired ? in->geom : NULL;
 }
 
+/* The batch's rows on x gathered from the validity screen's decode of this
+ * batch (kept for the overlays by route/overlay.c), the repaired rows
+ * decoded from their repair (arr: the batch with repairs); r->gathered 0
+ * where the screen holds none of it: the caller decodes the batch. The
+ * rows' flags come down for the candidate lists (the d2h sync waits). */
+static vsg_status from_screen(vsg_exec *x, const vsg_gpu_state *g, const vsg_batch *b,
+                              const vsg_wkb_array *arr, filter_run *r)
+{
+    const vsg_screened *sc = g ? &g->screened : NULL;
+    size_t n = b->n;
+    if (!sc || !sc->n_src || sc->layer != (const void *)b->input->wkb || sc->n_rows != n)
+        return VSG_OK;
+    int64_t *rows = vsg_malloc((n ? n : 1) * sizeof *rows);
+    if (!rows)
+        return VSG_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        rows[i] = b->in[i].outcome == VSG_READ_GEOM && b->in[i].repaired ? -1 : (int64_t)i;
+    vsg_status st = vsg_screened_gather(x, sc, arr, rows, &r->dev, &r->gathered);
+    free(rows);
+    if (st == VSG_OK && r->gathered) {
+        r->gflags = vsg_malloc(n ? n : 1);
+        st = r->gflags ? vsg_exec_download(x, r->gflags, r->dev.flags, n) : VSG_ERR_NOMEM;
+    }
+    return st;
+}
+
 static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_id_list **lists,
                                  vsg_pair_hints *hints, int *used, int refine)
 {
@@ -533,18 +566,22 @@ static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_
     vsg_columnar_report rep;
     vsg_wkb_repaired rw;
     st = vsg_wkb_with_repairs(&e->workers[0], b->input, input_repair, b, &rw);
-    if (st == VSG_OK)
+    vsg_status gst = st == VSG_OK ? from_screen(x, e->gpu, b, &rw.arr, &r) : VSG_OK;
+    if (st == VSG_OK && gst == VSG_OK && !r.gathered)
         st = vsg_columnar_from_wkb(&rw.arr, &r.host, &rep);
+    r.flags = r.gathered ? r.gflags : r.host.flags;
     vsg_wkb_repaired_free(&rw);
     vsg_profile_add(e->profile, "to_columnar", "CPU", vsg_now_s() - t0, (int64_t)b->n,
-                    r.host.n_coords, 0, 0, 0);
+                    r.gathered ? 0 : r.host.n_coords, 0, 0, 0);
     if (st != VSG_OK) {
         run_free(x, &r);
         return vsg_engine_fail(e, st, -1, -1, "%s",
                                st == VSG_ERR_NOMEM ? "out of memory decoding the batch"
                                                    : vsg_worker_take_message(&e->workers[0]));
     }
-    st = run_on_backend(x, e->gpu, b, idx, &r);
+    /* the gather is the batch's first step on the backend: its failure is
+     * the pipeline's, as the steps' below */
+    st = gst == VSG_OK ? run_on_backend(x, e->gpu, b, idx, &r) : gst;
     vsg_exec_flush_profile(x, e->profile);
     if (st != VSG_OK) {
         run_free(x, &r);

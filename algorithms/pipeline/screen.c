@@ -45,10 +45,10 @@ static size_t row_bytes(const vsg_wkb_array *in, size_t i)
 
 /* The stage over host's rows on x: their verdicts into why (host). With
  * keep, the rows' decode on x goes to keep (geometry k is row rows[k] of
- * a layer of n_rows), for the statement's group unions; a failure to keep
- * it only loses the reuse. */
+ * the layer in), for the statement's later stages; a failure to keep it
+ * only loses the reuse. */
 static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why,
-                            vsg_screened *keep, const size_t *rows, size_t n_rows)
+                            vsg_screened *keep, const size_t *rows, const vsg_wkb_array *in)
 {
     vsg_columnar dev;
     vsg_columnar_init(&dev);
@@ -62,7 +62,7 @@ static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why
     TRY(vsg_exec_download(x, why, why_dev, n * sizeof(uint32_t)));
     st = vsg_exec_sync(x);
     if (st == VSG_OK && keep)
-        (void)vsg_screened_add(keep, &dev, rows, n, n_rows);
+        (void)vsg_screened_add(keep, &dev, rows, n, in->count, in->wkb);
 done:
     vsg_exec_free(x, why_dev);
     vsg_columnar_free(&dev);
@@ -146,7 +146,7 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int
         vsg_columnar_report rep;
         st = vsg_columnar_from_wkb(&sub, &host, &rep);
         if (st == VSG_OK)
-            st = screen_on(x, &host, why + a, keep ? &e->gpu->screened : NULL, idx + a, n);
+            st = screen_on(x, &host, why + a, keep ? &e->gpu->screened : NULL, idx + a, in);
         vsg_columnar_free(&host);
         a = b;
     }

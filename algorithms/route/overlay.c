@@ -7,17 +7,31 @@
  * of clip with the union of its pieces, runs there too).
  */
 #include "pipeline/filter.h"
+#include "pipeline/screen.h"
 #include "overlay/by_index.h"
+
+/* The batch through the CPU engine's overlay with the pipeline's finder;
+ * the validity screen's decode of the batch is kept on the backend
+ * meanwhile, for the finder to gather the rows from (pipeline/filter.c). */
+static vsg_status overlay(vsg_engine *e, const vsg_method_index *idx, const vsg_wkb_array *input,
+                          vsg_result *out, vsg_task_fn refine, vsg_candidate_finder finder)
+{
+    if (e)
+        vsg_pipeline_screen_keep(e, 1);
+    vsg_status st = vsg_overlay_by_index(e, idx, input, out, refine, finder);
+    if (e)
+        vsg_pipeline_screen_keep(e, 0);
+    return st;
+}
 
 vsg_status vsg_intersection_batch(vsg_engine *e, const vsg_method_index *idx,
                                   const vsg_wkb_array *input, vsg_result *out)
 {
-    return vsg_overlay_by_index(e, idx, input, out, vsg_intersection_refine,
-                                vsg_gpu_candidates_refined);
+    return overlay(e, idx, input, out, vsg_intersection_refine, vsg_gpu_candidates_refined);
 }
 
 vsg_status vsg_clip_batch(vsg_engine *e, const vsg_method_index *idx,
                           const vsg_wkb_array *input, vsg_result *out)
 {
-    return vsg_overlay_by_index(e, idx, input, out, vsg_clip_refine, vsg_gpu_candidates_clip);
+    return overlay(e, idx, input, out, vsg_clip_refine, vsg_gpu_candidates_clip);
 }
