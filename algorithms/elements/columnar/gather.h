@@ -15,6 +15,7 @@
 #define VSG_ELEMENTS_COLUMNAR_GATHER_H
 
 #include "elements/col_view.h"
+#include "elements/owner.h"
 
 typedef struct {
     const vsg_col_view *src;   /* the sources (backend memory)           */
@@ -36,20 +37,6 @@ typedef struct {
     double *x, *y, *z;         /* z NULL: no source has Z                 */
 } vsg_gather_ctx;
 
-/* The last k in [0, n) with off[k] <= v (off ascending, off[0] <= v). */
-VSG_HD int64_t vsg_gather_owner(const int64_t *off, int64_t n, int64_t v)
-{
-    int64_t lo = 0, hi = n;   /* off[lo] <= v, and the answer is < hi */
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (off[mid] <= v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Output geometry g: its type and flags, and its part count. */
 VSG_HD void vsg_gather_geom(const vsg_gather_ctx *c, int64_t g)
 {
@@ -69,7 +56,7 @@ VSG_HD void vsg_gather_geom_fill(const vsg_gather_ctx *c, int64_t g)
 /* Output part p: its source part and its ring count. */
 VSG_HD void vsg_gather_part(const vsg_gather_ctx *c, int64_t p)
 {
-    int64_t g = vsg_gather_owner(c->goff, c->n_geoms, p);
+    int64_t g = vsg_owner(c->goff, c->n_geoms, p);
     const vsg_col_view *s = &c->src[c->g_src[g]];
     int64_t sp = s->geom_part[c->g_row[g]] + (p - c->goff[g]);
     c->p_from[p] = sp;
@@ -79,8 +66,8 @@ VSG_HD void vsg_gather_part(const vsg_gather_ctx *c, int64_t p)
 /* Output ring r: its source and source ring, and its coordinate count. */
 VSG_HD void vsg_gather_ring(const vsg_gather_ctx *c, int64_t r)
 {
-    int64_t p = vsg_gather_owner(c->poff, c->n_parts, r);
-    int64_t g = vsg_gather_owner(c->goff, c->n_geoms, p);
+    int64_t p = vsg_owner(c->poff, c->n_parts, r);
+    int64_t g = vsg_owner(c->goff, c->n_geoms, p);
     int32_t k = c->g_src[g];
     const vsg_col_view *s = &c->src[k];
     int64_t sr = s->part_ring[c->p_from[p]] + (r - c->poff[p]);
@@ -92,7 +79,7 @@ VSG_HD void vsg_gather_ring(const vsg_gather_ctx *c, int64_t r)
 /* Output coordinate i. */
 VSG_HD void vsg_gather_coord(const vsg_gather_ctx *c, int64_t i)
 {
-    int64_t r = vsg_gather_owner(c->roff, c->n_rings, i);
+    int64_t r = vsg_owner(c->roff, c->n_rings, i);
     const vsg_col_view *s = &c->src[c->r_src[r]];
     int64_t si = s->ring_coord[c->r_from[r]] + (i - c->roff[r]);
     c->x[i] = s->x[si];

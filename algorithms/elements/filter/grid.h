@@ -29,6 +29,7 @@
 
 #include "elements/box.h"
 #include "elements/hd.h"
+#include "elements/owner.h"
 
 #define VSG_GRID_BIG_CELLS 64
 
@@ -209,15 +210,7 @@ VSG_HD int64_t vsg_grid_probe_blocks(const vsg_grid *g, const double *a)
  * the row of a probe item or of an item, the item of a chunk. */
 VSG_HD int64_t vsg_grid_item_row(const int64_t *off, int64_t n, int64_t t)
 {
-    int64_t lo = 0, hi = n;   /* off[lo] <= t < off[hi] */
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (off[mid] <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    return vsg_owner(off, n, t);
 }
 
 /* Writes pair (i, j) at position k of the keys (i << bbits | j) and of
