@@ -3,8 +3,9 @@
  * simple type in 2D and Z, empty and null rows, big endian, EWKB, M and ZM
  * (M dropped), unsupported and non-finite rows, a corpus of corrupt input
  * (every truncation of valid geometries, huge counts, wrong types, deep
- * nesting, seeded byte flips) that must be reported and never crash, and
- * the copies through the host execution backend.
+ * nesting, seeded byte flips) that must be reported and never crash, the
+ * copies through the host execution backend, and the columnar gather with
+ * the validity screen's kept decode it reads from (pipeline/screened.h).
  *
  * Expected WKB is built by hand here (ISO little endian is what the writer
  * must produce); the decoder's counts are checked against the structure
@@ -20,6 +21,7 @@
 #include "columnar/columnar.h"
 #include "exec/exec.h"
 #include "stages/stages.h"
+#include "pipeline/screened.h"
 
 /* ---- hand-built WKB ---------------------------------------------------- */
 
@@ -833,6 +835,103 @@ static void gather_equals_decoding_the_rows(void)
     }
 }
 
+/* The validity screen's decode kept for later stages (pipeline/screened.c):
+ * rows found where a set holds them, -1 and out-of-range rows not; a set
+ * of another layer refused; vsg_screened_gather of a layer's rows with a
+ * repaired one (row -1, other bytes) equals decoding what each row now
+ * reads. */
+static void screened_rows_and_gather(void)
+{
+    enum { N = 60 };
+    const unsigned char **wkb = calloc(N, sizeof *wkb);
+    size_t *size = calloc(N, sizeof *size);
+    wb *geoms = calloc(N, sizeof *geoms);
+    REQUIRE(wkb && size && geoms);
+    for (int i = 0; i < N; i++) {
+        wb_init(&geoms[i], 0, 2);
+        shapes[i % 6](&geoms[i], code_iso);
+        wkb[i] = geoms[i].b;
+        size[i] = geoms[i].n;
+    }
+    wkb[5] = NULL;   /* a null row: never screened */
+    size[5] = 0;
+    vsg_exec *x = NULL;
+    REQUIRE(vsg_exec_create_host(&x) == VSG_OK);
+    vsg_screened sc;
+    memset(&sc, 0, sizeof sc);
+    /* two screen calls over rows [0, 30) and [30, 60), the null row left out */
+    size_t rows[N];
+    for (int part = 0; part < 2; part++) {
+        size_t m = 0;
+        const unsigned char *pw[N];
+        size_t ps[N];
+        for (int i = 30 * part; i < 30 * part + 30; i++)
+            if (wkb[i]) {
+                rows[m] = (size_t)i;
+                pw[m] = wkb[i];
+                ps[m++] = size[i];
+            }
+        vsg_wkb_array a = {m, pw, ps};
+        vsg_columnar host, dev;
+        REQUIRE(vsg_columnar_from_wkb(&a, &host, NULL) == VSG_OK);
+        REQUIRE(vsg_columnar_upload(x, &host, &dev) == VSG_OK);
+        vsg_columnar_free(&host);
+        REQUIRE(vsg_screened_add(&sc, &dev, rows, m, N, wkb) == VSG_OK);
+        CHECK(dev.n_geoms == 0 && dev.x == NULL);   /* taken */
+    }
+    int32_t src;
+    int64_t at;
+    CHECK(sc.n_src == 2);
+    CHECK(vsg_screened_find(&sc, 4, &src, &at) && src == 0 && at == 4);
+    CHECK(vsg_screened_find(&sc, 31, &src, &at) && src == 1 && at == 1);
+    CHECK(!vsg_screened_find(&sc, 5, &src, &at));    /* the null row */
+    CHECK(!vsg_screened_find(&sc, -1, &src, &at) && !vsg_screened_find(&sc, N, &src, &at));
+    /* another layer's set is refused (and freed) */
+    {
+        vsg_wkb_array a = {1, wkb, size};
+        vsg_columnar host, dev;
+        REQUIRE(vsg_columnar_from_wkb(&a, &host, NULL) == VSG_OK);
+        REQUIRE(vsg_columnar_upload(x, &host, &dev) == VSG_OK);
+        vsg_columnar_free(&host);
+        size_t r0 = 0;
+        CHECK(vsg_screened_add(&sc, &dev, &r0, 1, N, size) == VSG_ERR_INVALID_ARG);
+        CHECK(sc.n_src == 2);
+    }
+    /* the layer's rows in reverse order, row 7 repaired (other bytes) */
+    wb repair;
+    wb_init(&repair, 0, 2);
+    g_polygon(&repair, code_iso);
+    const unsigned char *mw[N];
+    size_t ms[N];
+    int64_t mr[N];
+    for (int k = 0; k < N; k++) {
+        int i = N - 1 - k;
+        mw[k] = i == 7 ? repair.b : wkb[i];
+        ms[k] = i == 7 ? repair.n : size[i];
+        mr[k] = i == 7 ? -1 : i;
+    }
+    vsg_wkb_array members = {N, mw, ms};
+    vsg_columnar want, got;
+    int done = 0;
+    REQUIRE(vsg_columnar_from_wkb(&members, &want, NULL) == VSG_OK);
+    REQUIRE(vsg_screened_gather(x, &sc, &members, mr, &got, &done) == VSG_OK);
+    REQUIRE(vsg_exec_sync(x) == VSG_OK);
+    CHECK(done == 1);
+    CHECK(same_arrays(&want, &got));
+    vsg_columnar_free(&got);
+    /* no row held: nothing to reuse, the caller decodes */
+    for (int k = 0; k < N; k++)
+        mr[k] = -1;
+    CHECK(vsg_screened_gather(x, &sc, &members, mr, &got, &done) == VSG_OK && done == 0);
+    vsg_columnar_free(&want);
+    vsg_screened_clear(&sc);
+    CHECK(sc.n_src == 0 && sc.row_src == NULL);
+    vsg_exec_destroy(x);
+    free(wkb);
+    free(size);
+    free(geoms);
+}
+
 static void invalid_arguments_and_impossible_sizes(void)
 {
     vsg_columnar c;
@@ -954,6 +1053,7 @@ int main(void)
     RUN(invalid_arguments_and_impossible_sizes);
     RUN(upload_download_through_the_host_backend);
     RUN(prefault_touches_each_page_and_little_else);
+    RUN(screened_rows_and_gather);
     RUN(gather_equals_decoding_the_rows);   /* last: it draws from the shared seed */
     return TEST_SUMMARY();
 }
