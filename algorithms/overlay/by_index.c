@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "geometry/wkb_form.h"
+
 vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
                                 const vsg_wkb_array *input, vsg_result *out,
                                 vsg_task_fn refine, vsg_candidate_finder finder)
@@ -42,4 +44,20 @@ vsg_status vsg_overlay_by_index(vsg_engine *e, const vsg_method_index *idx,
     vsg_candidates_free(cands, b.n);
     vsg_pair_hints_free(&hints);
     return vsg_batch_finish(&b, st, out);
+}
+
+vsg_status vsg_refine_push_covered(const vsg_refine_ctx *c, const vsg_subject *s, size_t i,
+                                   size_t j, int64_t out_index, int *pushed)
+{
+    *pushed = 0;
+    if (!s->in->deferred || c->idx->dims[j] != 2)
+        return VSG_OK;
+    unsigned char *wkb;
+    size_t size;
+    vsg_status st = vsg_wkb_overlay_copy(s->wkb, s->in->wkb_bytes,
+                                         c->b->e->opts.promote_to_multi, &wkb, &size);
+    if (st != VSG_OK || !wkb)
+        return st;
+    *pushed = 1;
+    return vsg_out_push_wkb(&c->b->outs[i], out_index, wkb, size);
 }

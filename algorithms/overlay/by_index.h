@@ -52,6 +52,14 @@ static inline int vsg_refine_gpu(const vsg_refine_ctx *c, size_t i, size_t k, in
     return c->hints->gpu[q];
 }
 
+/* Where input row i (its subject s) is unparsed and method polygon j, of
+ * dimension 2, covers it, its own bytes are the result (the overlay form,
+ * geometry/wkb_form.h): pushed to the row's outputs under out_index (j,
+ * or -1 for clip), *pushed = 1; *pushed = 0 where GEOS must make the
+ * copy. VSG_ERR_NOMEM or VSG_OK. */
+vsg_status vsg_refine_push_covered(const vsg_refine_ctx *c, const vsg_subject *s, size_t i,
+                                   size_t j, int64_t out_index, int *pushed);
+
 /* Runs the pipeline over one batch with the operation's refine task (called
  * once per input i with a vsg_refine_ctx). finder: a candidate search to
  * try first (the route passes the GPU pipeline's), NULL for the STR tree

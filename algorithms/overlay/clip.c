@@ -87,17 +87,12 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
         if (rel == VSG_REL_INPUT_COVERED) {
             w->counts.contained_shortcuts++;
             *pair_dim = s->in->dim < idx->dims[j] ? s->in->dim : idx->dims[j];
-            if (idx->dims[j] == 2) {
-                /* the input itself, straight from its bytes where it is
-                 * unparsed: pushed here, nothing left to type */
-                unsigned char *wkb;
-                size_t size;
-                st = vsg_subject_covered_wkb(s, c->b->e->opts.promote_to_multi, &wkb, &size);
-                if (st == VSG_OK && wkb)
-                    st = vsg_out_push_wkb(&c->b->outs[i], -1, wkb, size);
-                if (st != VSG_OK || wkb)
-                    goto done;
-            }
+            /* the input itself, straight from its bytes where it is
+             * unparsed: pushed here, nothing left to type */
+            int pushed;
+            st = vsg_refine_push_covered(c, s, i, j, -1, &pushed);
+            if (st != VSG_OK || pushed)
+                goto done;
             const GEOSGeometry *g = vsg_subject_geom(w, s);
             *r = g ? vsg_geom_overlay_copy(w->ctx, g) : NULL;
             st = *r ? VSG_OK : VSG_ERR_GEOS;

@@ -52,16 +52,13 @@ static vsg_status geos_pair(vsg_worker *w, int wid, vsg_subject *s, const vsg_re
                             size_t j, int hint, vsg_out_list *out)
 {
     const vsg_engine_options *o = &c->b->e->opts;
-    if (hint == VSG_CLS_A_IN_B && c->idx->dims[j] == 2) {
+    if (hint == VSG_CLS_A_IN_B) {
         /* the input itself, straight from its bytes where it is unparsed */
-        unsigned char *wkb;
-        size_t size;
-        vsg_status st = vsg_subject_covered_wkb(s, o->promote_to_multi, &wkb, &size);
-        if (st != VSG_OK)
+        int pushed;
+        vsg_status st = vsg_refine_push_covered(c, s, (size_t)s->row, j, (int64_t)j, &pushed);
+        if (st != VSG_OK || pushed) {
+            w->counts.contained_shortcuts += pushed;
             return st;
-        if (wkb) {
-            w->counts.contained_shortcuts++;
-            return vsg_out_push_wkb(out, (int64_t)j, wkb, size);
         }
     }
     int skip;

@@ -6,7 +6,6 @@
 #include "elements/filter/classify.h"
 
 #include "geometry/envelope.h"
-#include "geometry/wkb_form.h"
 
 #include <stdio.h>
 
@@ -28,16 +27,6 @@ void vsg_subject_release(vsg_worker *w, vsg_subject *s)
     if (s->prep)
         GEOSPreparedGeom_destroy_r(w->ctx, s->prep);
     s->prep = NULL;
-}
-
-vsg_status vsg_subject_covered_wkb(const vsg_subject *s, int promote_multi, unsigned char **wkb,
-                                   size_t *size)
-{
-    *wkb = NULL;
-    *size = 0;
-    if (!s->in->deferred)
-        return VSG_OK;
-    return vsg_wkb_overlay_copy(s->wkb, s->in->wkb_bytes, promote_multi, wkb, size);
 }
 
 static const GEOSPreparedGeometry *subject_prepared(vsg_worker *w, vsg_subject *s)

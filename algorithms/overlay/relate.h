@@ -41,13 +41,6 @@ typedef struct {
  * why). */
 const GEOSGeometry *vsg_subject_geom(vsg_worker *w, vsg_subject *s);
 
-/* For an input covered by a method polygon: where the row is unparsed,
- * its own bytes as the overlays write a covered input (the overlay form,
- * Multi when promote_multi; geometry/wkb_form.h), copied into *wkb;
- * *wkb NULL where GEOS must make them. VSG_ERR_NOMEM or VSG_OK. */
-vsg_status vsg_subject_covered_wkb(const vsg_subject *s, int promote_multi, unsigned char **wkb,
-                                   size_t *size);
-
 void vsg_subject_release(vsg_worker *w, vsg_subject *s);
 
 /* test_method_covered: also test whether the input covers the method

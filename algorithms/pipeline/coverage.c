@@ -133,17 +133,16 @@ static void write_task(void *vj, size_t t, int wid)
 static vsg_status write_groups(const cov_run *r, vsg_pool *pool, const uint8_t *ok,
                                const int64_t *g_of, int64_t n_groups, vsg_group_union_out *out)
 {
-    write_job w = {r, ok, g_of, n_groups, 64, out, 0};
+    /* one task per group where there are few (they may be large), runs
+     * of 64 where there are many; one run of all on this thread */
+    int64_t per_task = !pool ? (n_groups > 0 ? n_groups : 1) : n_groups < 256 ? 1 : 64;
+    write_job w = {r, ok, g_of, n_groups, per_task, out, 0};
     atomic_init(&w.nomem, 0);
-    size_t tasks = (size_t)((n_groups + w.per_task - 1) / w.per_task);
-    if (pool && n_groups > 1) {
-        w.per_task = n_groups < 256 ? 1 : 64;
-        tasks = (size_t)((n_groups + w.per_task - 1) / w.per_task);
+    size_t tasks = (size_t)((n_groups + per_task - 1) / per_task);
+    if (pool)
         vsg_pool_run(pool, tasks, write_task, &w);
-    } else {
-        for (size_t t = 0; t < tasks; t++)
-            write_task(&w, t, 0);
-    }
+    else if (tasks)
+        write_task(&w, 0, 0);
     return atomic_load(&w.nomem) ? VSG_ERR_NOMEM : VSG_OK;
 }
 

@@ -35,18 +35,13 @@ vsg_status vsg_screened_add(vsg_screened *s, vsg_columnar *dev, const size_t *ro
         s->layer = layer;
     }
     vsg_columnar *d = vsg_realloc(s->dev, (size_t)(k + 1) * sizeof *d);
-    if (d)
-        s->dev = d;
-    vsg_col_view *v = d ? vsg_realloc(s->views, (size_t)(k + 1) * sizeof *v) : NULL;
-    if (v)
-        s->views = v;
-    if (!d || !v) {
+    if (!d) {
         vsg_columnar_free(dev);
         return VSG_ERR_NOMEM;
     }
+    s->dev = d;
     s->dev[k] = *dev;
     vsg_columnar_init(dev);
-    s->views[k] = vsg_columnar_view(&s->dev[k]);
     s->n_src = k + 1;
     for (size_t i = 0; i < m; i++)
         if (rows[i] < n_rows) {
@@ -70,7 +65,6 @@ void vsg_screened_clear(vsg_screened *s)
     for (int32_t k = 0; k < s->n_src; k++)
         vsg_columnar_free(&s->dev[k]);
     free(s->dev);
-    free(s->views);
     free(s->row_src);
     free(s->row_at);
     int keep = s->keep;
@@ -85,7 +79,7 @@ vsg_status vsg_screened_gather(vsg_exec *x, const vsg_screened *sc,
     size_t n = members->count, hits = 0, misses = 0;
     *done = 0;
     for (int32_t k = 0; k < sc->n_src; k++)
-        if (sc->views[k].z)
+        if (sc->dev[k].z)
             return VSG_OK;
     int32_t *gs = vsg_malloc((n ? n : 1) * sizeof *gs), *gs_dev = NULL;
     int64_t *gr = vsg_malloc((n ? n : 1) * sizeof *gr), *gr_dev = NULL;
@@ -108,8 +102,9 @@ vsg_status vsg_screened_gather(vsg_exec *x, const vsg_screened *sc,
     }
     if (st != VSG_OK || hits == 0)
         goto done;
-    memcpy(views, sc->views, (size_t)sc->n_src * sizeof *views);
     int32_t n_src = sc->n_src;
+    for (int32_t k = 0; k < n_src; k++)
+        views[k] = vsg_columnar_view(&sc->dev[k]);
     if (misses > 0) {
         vsg_wkb_array rest = {misses, mw, ms};
         vsg_columnar_report rep;

@@ -17,7 +17,6 @@ typedef struct vsg_screened {
     int keep;                     /* asked for (vsg_pipeline_screen_keep)  */
     int32_t n_src;
     vsg_columnar *dev;            /* n_src sets on the backend              */
-    vsg_col_view *views;          /* n_src, their views (host array)       */
     const void *layer;            /* the layer's WKB array, as its identity */
     size_t n_rows;                /* rows of the layer                      */
     int32_t *row_src;             /* n_rows: the set holding the row, or -1 */
