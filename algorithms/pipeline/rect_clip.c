@@ -180,10 +180,11 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
 {
     *used = 0;
     vsg_status st;
-    vsg_exec *x = vsg_gpu_acquire(e, &st);
+    size_t n = input->count;
+    /* a batch after the pipeline broke runs on the CPU engine, counted */
+    vsg_exec *x = vsg_gpu_acquire_rows(e, (int64_t)n, &st);
     if (!x)
         return st;
-    size_t n = input->count;
     rect_run r;
     memset(&r, 0, sizeof r);
     vsg_columnar_init(&r.host);

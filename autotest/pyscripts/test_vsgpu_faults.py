@@ -116,10 +116,11 @@ def config(mode, threads=1):
     return cfg
 
 
-def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1):
-    """One ogr2ogr run: (return code, stderr, output bytes or None)."""
-    out = tmp / ("out-%s-%s-%s-%d.geojson" % (op, mode, (fault or "none").replace(":", "_"),
-                                               threads))
+def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1, extra=None):
+    """One ogr2ogr run: (return code, stderr, output bytes or None);
+    extra: more configuration options."""
+    out = tmp / ("out-%s-%s-%s-%d-%s.geojson" % (op, mode, (fault or "none").replace(":", "_"),
+                                                  threads, uuid.uuid4().hex[:8]))
     if out.exists():
         out.unlink()
     env = {}
@@ -136,6 +137,7 @@ def run(plugin_dir, tmp, op, mode, fault=None, count_file=None, threads=1):
     cfg["VSGPU_GPU_REFINE"] = "YES" if op in GPU_REFINE_ON else "NO"
     if op in BATCHED:
         cfg["VSGPU_BATCH_SIZE"] = "10"
+    cfg.update(extra or {})
     p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", out, "VSGPU:" + path, "-dialect", "VSGPU",
                     "-sql", sql], plugin_dir, config=cfg, env=env)
     data = out.read_bytes() if p.returncode == 0 and out.exists() else None
@@ -326,3 +328,29 @@ def test_device_that_does_not_open(plugin_dir, tmp_path, op):
     assert data == cpu_reference
     rc, err, data = run(plugin_dir, tmp_path, op, "GPU", fault="gpu_call:1")
     assert rc == 1 and "cannot open the GPU: injected fault" in err, err
+
+
+def rows_rerun(err):
+    """The rows the summary warning says were re-run on the CPU engine."""
+    import re
+    m = re.search(r"(\d+) rows re-run on the CPU engine", err)
+    return int(m.group(1)) if m else None
+
+
+def test_batches_after_a_fault_are_counted(plugin_dir, tmp_path):
+    """A failure in the rectangle clip's first batch ends GPU use for the
+    statement: every later batch runs on the CPU engine and is counted in
+    the re-run rows, whether the failure was a launch (a kernel fault) or
+    the pool (too small for any batch): every row the statement read."""
+    batches = {"VSGPU_BATCH_SIZE": "10"}
+    rc, err, every = run(plugin_dir, tmp_path, "clip_by_rect", "AUTO",
+                         extra=dict(batches, VSGPU_GPU_POOL_LIMIT="1K"))
+    assert rc == 0 and every, err
+    expected = rows_rerun(err)
+    assert expected == ogr.Open(NC).GetLayer(0).GetFeatureCount(), err
+    # the first event is the device's opening; the second a launch of batch 1
+    rc, err, data = run(plugin_dir, tmp_path, "clip_by_rect", "AUTO", fault="gpu_call:2",
+                        extra=batches)
+    assert rc == 0 and data == every, err
+    assert "injected" in err, err
+    assert rows_rerun(err) == expected, err
