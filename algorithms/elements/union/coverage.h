@@ -554,7 +554,77 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
  * lab: the smallest segment of each cycle of next (its leader); then the
  * cycle is cut before its leader and dist counts the steps to the cut.
  * Each round halves what is left; a round's items read only the previous
- * round's arrays. */
+ * round's arrays.
+ *
+ * The rounds run on runs, not segments. R keeps its segments in input
+ * order, so most of a ring is runs of consecutive segments, i -> i + 1:
+ * a ring of the input that nothing cancelled is one run. A run starts at
+ * each segment i that its predecessor in R's order does not link to
+ * (next[i - 1] != i); the runs cut [0, R.n) into ranges, run r holds
+ * head[r] .. head[r + 1] - 1, and the smallest segment of a cycle is a
+ * head. Jumping over runs costs rounds in the log of the runs of the
+ * longest ring, over as many items as there are runs, and gives every
+ * segment the lab and dist that jumping over segments gives:
+ *   lab[i]  = min(i, the smallest head reachable from the run after i's);
+ *   dist[i] = (the last segment of i's run - i) + the run's distance.
+ * No cut falls inside a run: the cut is before the leader, and a run's
+ * i + 1 is never the smallest of a cycle that holds i. */
+VSG_HD int64_t vsg_cov_run_is_head(int64_t i, const int64_t *next)
+{
+    return i == 0 || next[i - 1] != i;
+}
+
+/* The run of segment i, from the scan of the heads (run_off[i + 1] counts
+ * the heads up to i). */
+VSG_HD int64_t vsg_cov_run_of(const int64_t *run_off, int64_t i)
+{
+    return run_off[i + 1] - 1;
+}
+
+/* Run r's first and last segment, its successor run (-1: the chain ends),
+ * and its label before the rounds (its own id: run ids grow with their
+ * heads, so the smallest run id of a cycle is its leader's run). */
+VSG_HD void vsg_cov_run_link(int64_t r, const int64_t *next, const int64_t *run_off,
+                             const int64_t *run_head, int64_t *cnext, int64_t *rlab, int64_t *nx)
+{
+    int64_t t = next[run_head[r + 1] - 1];
+    cnext[r] = nx[r] = t < 0 ? -1 : vsg_cov_run_of(run_off, t);
+    rlab[r] = r;
+}
+
+VSG_HD void vsg_cov_label_expand(int64_t i, const int64_t *run_off, const int64_t *run_head,
+                                 const int64_t *cnext, const int64_t *rlab, int64_t *lab)
+{
+    int64_t n = cnext[vsg_cov_run_of(run_off, i)];
+    int64_t h = n < 0 ? i : run_head[rlab[n]];
+    lab[i] = h < i ? h : i;
+}
+
+/* The cut over runs: after run r's last segment t, unless next[t] is
+ * the leader (or nothing); the run's distance to the next run's last
+ * segment. */
+VSG_HD void vsg_cov_run_cut(int64_t r, const int64_t *next, const int64_t *lab,
+                            const int64_t *run_off, const int64_t *run_head, int64_t *nx,
+                            int64_t *rdist)
+{
+    int64_t t = run_head[r + 1] - 1, s = next[t];
+    if (s < 0 || s == lab[t]) {
+        nx[r] = -1;
+        rdist[r] = 0;
+        return;
+    }
+    int64_t n = vsg_cov_run_of(run_off, s);
+    nx[r] = n;
+    rdist[r] = run_head[n + 1] - s;
+}
+
+VSG_HD void vsg_cov_dist_expand(int64_t i, const int64_t *run_off, const int64_t *run_head,
+                                const int64_t *rdist, int64_t *dist)
+{
+    int64_t r = vsg_cov_run_of(run_off, i);
+    dist[i] = run_head[r + 1] - 1 - i + rdist[r];
+}
+
 VSG_HD int vsg_cov_label_round(int64_t j, const int64_t *lab, const int64_t *nx, int64_t *lab2,
                                int64_t *nx2)
 {
@@ -568,14 +638,6 @@ VSG_HD int vsg_cov_label_round(int64_t j, const int64_t *lab, const int64_t *nx,
     lab2[j] = l;
     nx2[j] = nx[s];
     return l != lab[j];
-}
-
-VSG_HD void vsg_cov_cut(int64_t j, const int64_t *next, const int64_t *lab, int64_t *nx,
-                        int64_t *dist)
-{
-    int64_t s = next[j];
-    nx[j] = s < 0 || s == lab[j] ? -1 : s;
-    dist[j] = nx[j] < 0 ? 0 : 1;
 }
 
 VSG_HD int vsg_cov_rank_round(int64_t j, const int64_t *dist, const int64_t *nx, int64_t *dist2,

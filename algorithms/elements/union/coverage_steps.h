@@ -34,7 +34,11 @@ typedef struct {
     int64_t *idx, *keep, *keep_off;
     /* the boundary R */
     vsg_cov_r R;
-    int64_t *next, *lab, *nx, *lab2, *nx2, *dist, *dist2, *is_leader, *leader_off;
+    int64_t *next, *lab, *dist, *is_leader, *leader_off;
+    /* the runs of R (coverage.h, step 5): heads scanned, each run's head
+     * (n_runs + 1, the last R.n), successor, and the rounds' arrays */
+    int64_t n_runs;
+    int64_t *is_head, *run_off, *run_head, *cnext, *rlab, *rlab2, *rdist, *rdist2, *nx, *nx2;
     int32_t *deg_end, *deg_start;
     uint32_t *preds;
     int64_t *changed;              /* one flag: a round changed something      */
@@ -79,12 +83,16 @@ enum {
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
     VSG_COV_NODING,       /* n_pairs   */
-    VSG_COV_LABEL_INIT,   /* R.n       */
-    VSG_COV_LABEL_ROUND,
+    VSG_COV_RUN_HEAD,     /* R.n       */
+    VSG_COV_RUN_INIT,     /* R.n       */
+    VSG_COV_RUN_LINK,     /* n_runs    */
+    VSG_COV_LABEL_ROUND,  /* n_runs    */
+    VSG_COV_LABEL_EXPAND, /* R.n       */
     VSG_COV_SELF_SPLIT,
     VSG_COV_SELF_TOUCH,
-    VSG_COV_CUT,
-    VSG_COV_RANK_ROUND,
+    VSG_COV_CUT,          /* n_runs    */
+    VSG_COV_RANK_ROUND,   /* n_runs    */
+    VSG_COV_DIST_EXPAND,  /* R.n       */
     VSG_COV_LEADER,
     VSG_COV_RING_LEN,
     VSG_COV_RING_FILL,
@@ -215,13 +223,24 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_NODING:
         vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
         return 1;
-    case VSG_COV_LABEL_INIT:
-        c->lab[i] = i;
-        c->nx[i] = c->next[i];
+    case VSG_COV_RUN_HEAD:
+        c->is_head[i] = vsg_cov_run_is_head(i, c->next);
+        return 1;
+    case VSG_COV_RUN_INIT:
+        if (c->is_head[i])
+            c->run_head[c->run_off[i]] = i;
+        if (i == 0)
+            c->run_head[c->n_runs] = R->n;
+        return 1;
+    case VSG_COV_RUN_LINK:
+        vsg_cov_run_link(i, c->next, c->run_off, c->run_head, c->cnext, c->rlab, c->nx);
         return 1;
     case VSG_COV_LABEL_ROUND:
-        if (vsg_cov_label_round(i, c->lab, c->nx, c->lab2, c->nx2))
+        if (vsg_cov_label_round(i, c->rlab, c->nx, c->rlab2, c->nx2))
             *c->changed = 1;   /* every writer stores the same value */
+        return 1;
+    case VSG_COV_LABEL_EXPAND:
+        vsg_cov_label_expand(i, c->run_off, c->run_head, c->cnext, c->rlab, c->lab);
         return 1;
     case VSG_COV_SELF_SPLIT:
     case VSG_COV_SELF_TOUCH:
@@ -229,11 +248,14 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                            c->changed, c->bad);
         return VSG_COV_MAX_DEGREE;
     case VSG_COV_CUT:
-        vsg_cov_cut(i, c->next, c->lab, c->nx, c->dist);
+        vsg_cov_run_cut(i, c->next, c->lab, c->run_off, c->run_head, c->nx, c->rdist);
         return 1;
     case VSG_COV_RANK_ROUND:
-        if (vsg_cov_rank_round(i, c->dist, c->nx, c->dist2, c->nx2))
+        if (vsg_cov_rank_round(i, c->rdist, c->nx, c->rdist2, c->nx2))
             *c->changed = 1;
+        return 1;
+    case VSG_COV_DIST_EXPAND:
+        vsg_cov_dist_expand(i, c->run_off, c->run_head, c->rdist, c->dist);
         return 1;
     case VSG_COV_LEADER:
         vsg_cov_leader(i, c->lab, c->is_leader);

@@ -14,9 +14,9 @@
  *   candidates         R's segment boxes joined with themselves (in no
  *                      particular order: no sort)
  *   coverage_noding    segments of R meet only at shared endpoints
- *   coverage_rings     rings by pointer jumping (labels, then ranks),
- *                      written as columnar rings; their orientation, box
- *                      and test point
+ *   coverage_rings     rings by pointer jumping over runs of consecutive
+ *                      segments (labels, then ranks), written as columnar
+ *                      rings; their orientation, box and test point
  *   candidates         test points joined with ring boxes
  *   coverage_nesting   point-in-ring parities over ring chunks; the
  *                      winding number outside each ring; holes to shells
@@ -59,11 +59,10 @@ static int64_t blocks(int64_t n) { return (n + VSG_COV_BLOCK - 1) / VSG_COV_BLOC
 #define I64 sizeof(int64_t)
 #define F64 sizeof(double)
 
-/* Pointer jumping until a round changes nothing (s: the round step). The
- * first JUMP_EARLY rounds are not checked: a ring of the union is rarely
- * shorter than 2^JUMP_EARLY segments, so their scalar reads (each a wait
- * for the device) would almost never end the loop, and a round after
- * convergence changes nothing. */
+/* Pointer jumping over R's runs until a round changes nothing (s: the
+ * round step). The first JUMP_EARLY rounds are not checked: their scalar
+ * reads (each a wait for the device) cost more than rounds over the runs,
+ * and a round after convergence changes nothing. */
 enum { JUMP_EARLY = 3 };
 
 static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t **a2)
@@ -72,7 +71,7 @@ static vsg_status jump(vsg_exec *x, vsg_cov_ctx *c, int s, int64_t **a, int64_t 
     for (int r = 1;; r++) {
         int64_t changed = 1;
         TRY(vsg_exec_memset(x, c->changed, 0, I64));
-        TRY(step(x, c, s, c->R.n));
+        TRY(step(x, c, s, c->n_runs));
         int64_t *t = *a; *a = *a2; *a2 = t;
         t = c->nx; c->nx = c->nx2; c->nx2 = t;
         if (r > JUMP_EARLY)
@@ -172,33 +171,65 @@ done:
     return st;
 }
 
+/* R's runs of consecutive linked segments (coverage.h, step 5): their
+ * heads, each run's head and successor, and the rounds' arrays, sized by
+ * the runs. */
+static vsg_status runs(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t n = c->R.n, h = 0;
+    TRY(step(x, c, VSG_COV_RUN_HEAD, n));
+    TRY(vsg_scan_total(x, c->is_head, c->run_off, n, &h));
+    c->n_runs = h;
+    TRY(get(x, s, (size_t)(h + 1) * I64, &c->run_head));
+    TRY(get(x, s, (size_t)h * I64, &c->cnext));
+    TRY(get(x, s, (size_t)h * I64, &c->rlab));
+    TRY(get(x, s, (size_t)h * I64, &c->rlab2));
+    TRY(get(x, s, (size_t)h * I64, &c->rdist));
+    TRY(get(x, s, (size_t)h * I64, &c->rdist2));
+    TRY(get(x, s, (size_t)h * I64, &c->nx));
+    TRY(get(x, s, (size_t)h * I64, &c->nx2));
+    TRY(step(x, c, VSG_COV_RUN_INIT, n));
+    TRY(step(x, c, VSG_COV_RUN_LINK, h));
+done:
+    return st;
+}
+
+/* lab: each segment's leader, by jumping over the runs. */
+static vsg_status label(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    TRY(runs(x, c, s));
+    TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->rlab, &c->rlab2));
+    TRY(step(x, c, VSG_COV_LABEL_EXPAND, c->R.n));
+done:
+    return st;
+}
+
 static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n, nq = 0, nk = 0;
     vsg_exec_stage_begin(x, NAME(c, "rings"));
     TRY(get(x, s, (size_t)n * I64, &c->lab));
-    TRY(get(x, s, (size_t)n * I64, &c->lab2));
-    TRY(get(x, s, (size_t)n * I64, &c->nx));
-    TRY(get(x, s, (size_t)n * I64, &c->nx2));
     TRY(get(x, s, (size_t)n * I64, &c->dist));
-    TRY(get(x, s, (size_t)n * I64, &c->dist2));
+    TRY(get(x, s, (size_t)n * I64, &c->is_head));
+    TRY(get(x, s, (size_t)(n + 1) * I64, &c->run_off));
     TRY(get(x, s, I64, &c->changed));
-    TRY(step(x, c, VSG_COV_LABEL_INIT, n));
-    TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->lab, &c->lab2));
+    TRY(label(x, c, s));
     /* rings that touch themselves are split into minimal rings, then
-     * labelled again; what still touches itself is handed back */
+     * labelled again (their runs change); what still touches itself is
+     * handed back */
     int64_t split = 0;
     TRY(vsg_exec_memset(x, c->changed, 0, I64));
     TRY(step(x, c, VSG_COV_SELF_SPLIT, n));
     TRY(vsg_exec_read_i64(x, c->changed, &split));
-    if (split) {
-        TRY(step(x, c, VSG_COV_LABEL_INIT, n));
-        TRY(jump(x, c, VSG_COV_LABEL_ROUND, &c->lab, &c->lab2));
-    }
+    if (split)
+        TRY(label(x, c, s));
     TRY(step(x, c, VSG_COV_SELF_TOUCH, n));
-    TRY(step(x, c, VSG_COV_CUT, n));
-    TRY(jump(x, c, VSG_COV_RANK_ROUND, &c->dist, &c->dist2));
+    TRY(step(x, c, VSG_COV_CUT, c->n_runs));
+    TRY(jump(x, c, VSG_COV_RANK_ROUND, &c->rdist, &c->rdist2));
+    TRY(step(x, c, VSG_COV_DIST_EXPAND, n));
 
     TRY(get(x, s, (size_t)n * I64, &c->is_leader));
     TRY(get(x, s, (size_t)(n + 1) * I64, &c->leader_off));

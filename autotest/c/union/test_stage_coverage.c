@@ -9,6 +9,9 @@
  *   - seeded random coverages (jittered grids, random group labels, random
  *     gaps): every group the stage accepts equals GEOS's union of its
  *     members (symmetric difference <= 1e-9 of the area) and is valid;
+ *   - the rings' jumping over runs of consecutive segments gives every
+ *     segment the leader and distance of a walk along next (cycles and
+ *     broken chains, runs of every length);
  *   - the work of every launch item is bounded: a 10^6-vertex polygon
  *     costs no item more than a few hundred units (counted, not timed);
  *   - where a GPU backend opens, the device gives the host's output bit
@@ -28,6 +31,7 @@
 #include "union_test_util.h"
 #include "columnar/columnar.h"
 #include "elements/union/coverage.h"
+#include "elements/union/coverage_steps.h"
 #include "exec/exec.h"
 #include "stages/stages.h"
 
@@ -38,6 +42,116 @@ static const char *const kStages[] = {"coverage_segments", "coverage_link", "cov
 static int run_stage(const members *m, int64_t n_groups, run_result *rr)
 {
     return run_union(vsg_stage_coverage_union, kStages, m, n_groups, rr);
+}
+
+/* ---- the rings' pointer jumping over runs ---------------------------------------
+ * The steps run item by item here as the orchestrator runs them
+ * (stages/union/coverage.c), against a walk along next: lab is the
+ * smallest segment reachable from each one, and, cut before the leader,
+ * dist the steps to the cut. */
+static void jump_rounds(vsg_cov_ctx *c, int s, int64_t **a, int64_t **a2)
+{
+    for (int r = 0; r < 64; r++) {   /* 2^64 > any length */
+        for (int64_t i = 0; i < c->n_runs; i++)
+            vsg_cov_item(c, s, i);
+        int64_t *t = *a; *a = *a2; *a2 = t;
+        t = c->nx; c->nx = c->nx2; c->nx2 = t;
+    }
+}
+
+static void runs_give_the_walk(void)
+{
+    srand(7);
+    for (int trial = 0; trial < 200; trial++) {
+        int64_t n = 1 + rand() % 400;
+        int64_t *next = malloc((size_t)n * sizeof *next), *perm = malloc((size_t)n * sizeof *perm);
+        /* cycles and chains of runs: a random order of blocks of
+         * consecutive segments, cut into rings */
+        int64_t k = 0, nb = 0;
+        int64_t *bs = malloc((size_t)(n + 1) * sizeof *bs);
+        while (k < n) {
+            bs[nb++] = k;
+            k += 1 + (rand() % 4 == 0 ? rand() % 20 : 0);
+        }
+        bs[nb] = n;
+        for (int64_t b = 0; b < nb; b++)
+            perm[b] = b;
+        for (int64_t b = nb - 1; b > 0; b--) {
+            int64_t j = rand() % (b + 1), t = perm[b];
+            perm[b] = perm[j];
+            perm[j] = t;
+        }
+        for (int64_t b = 0; b < nb;) {
+            int64_t len = 1 + rand() % 6, chain = rand() % 5 == 0;
+            if (b + len > nb)
+                len = nb - b;
+            for (int64_t q = b; q < b + len; q++) {
+                int64_t lo = bs[perm[q]], hi = bs[perm[q] + 1];
+                for (int64_t i = lo; i + 1 < hi; i++)
+                    next[i] = i + 1;
+                int64_t nq = q + 1 < b + len ? q + 1 : b;
+                next[hi - 1] = chain && q + 1 == b + len ? -1 : bs[perm[nq]];
+            }
+            b += len;
+        }
+        int64_t *arr[12];
+        for (int a = 0; a < 12; a++)
+            arr[a] = calloc((size_t)n + 1, sizeof(int64_t));
+        vsg_cov_ctx c;
+        memset(&c, 0, sizeof c);
+        c.R.n = n;
+        c.next = next;
+        c.lab = arr[0];
+        c.dist = arr[1];
+        c.is_head = arr[2];
+        c.run_off = arr[3];
+        c.run_head = arr[4];
+        c.cnext = arr[5];
+        c.rlab = arr[6];
+        c.rlab2 = arr[7];
+        c.rdist = arr[8];
+        c.rdist2 = arr[9];
+        c.nx = arr[10];
+        c.nx2 = arr[11];
+        int64_t changed = 0;
+        c.changed = &changed;
+        for (int64_t i = 0; i < n; i++)
+            vsg_cov_item(&c, VSG_COV_RUN_HEAD, i);
+        for (int64_t i = 0; i < n; i++)
+            c.run_off[i + 1] = c.run_off[i] + c.is_head[i];
+        c.n_runs = c.run_off[n];
+        for (int64_t i = 0; i < n; i++)
+            vsg_cov_item(&c, VSG_COV_RUN_INIT, i);
+        for (int64_t r = 0; r < c.n_runs; r++)
+            vsg_cov_item(&c, VSG_COV_RUN_LINK, r);
+        jump_rounds(&c, VSG_COV_LABEL_ROUND, &c.rlab, &c.rlab2);
+        for (int64_t i = 0; i < n; i++)
+            vsg_cov_item(&c, VSG_COV_LABEL_EXPAND, i);
+        for (int64_t r = 0; r < c.n_runs; r++)
+            vsg_cov_item(&c, VSG_COV_CUT, r);
+        jump_rounds(&c, VSG_COV_RANK_ROUND, &c.rdist, &c.rdist2);
+        for (int64_t i = 0; i < n; i++)
+            vsg_cov_item(&c, VSG_COV_DIST_EXPAND, i);
+        int bad = 0;
+        int64_t *lab = perm;   /* the walk's labels, then its distances */
+        for (int64_t i = 0; i < n; i++) {
+            lab[i] = i;
+            for (int64_t j = next[i]; j >= 0 && j != i; j = next[j])
+                lab[i] = j < lab[i] ? j : lab[i];
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t dist = 0;
+            for (int64_t j = i; next[j] >= 0 && next[j] != lab[j]; j = next[j])
+                dist++;
+            bad += c.lab[i] != lab[i] || c.dist[i] != dist;
+        }
+        CHECK(bad == 0);
+        for (int a = 0; a < 12; a++)
+            free(arr[a]);
+        free(next);
+        free(perm);
+        free(bs);
+    }
 }
 
 /* ---- hand-made coverages ------------------------------------------------------ */
@@ -313,6 +427,7 @@ int main(void)
     RUN(odd_members);
     RUN(block_coverage_all_accepted);
     RUN(random_coverages);
+    RUN(runs_give_the_walk);
     RUN(work_is_bounded);
     RUN(device_matches_host);
     GEOS_finish_r(ctx);
