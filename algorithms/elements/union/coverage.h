@@ -557,21 +557,42 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
  * round's arrays.
  *
  * The rounds run on runs, not segments. R keeps its segments in input
- * order, so most of a ring is runs of consecutive segments, i -> i + 1:
- * a ring of the input that nothing cancelled is one run. A run starts at
- * each segment i that its predecessor in R's order does not link to
- * (next[i - 1] != i); the runs cut [0, R.n) into ranges, run r holds
- * head[r] .. head[r + 1] - 1, and the smallest segment of a cycle is a
- * head. Jumping over runs costs rounds in the log of the runs of the
- * longest ring, over as many items as there are runs, and gives every
- * segment the lab and dist that jumping over segments gives:
- *   lab[i]  = min(i, the smallest head reachable from the run after i's);
- *   dist[i] = (the last segment of i's run - i) + the run's distance.
- * No cut falls inside a run: the cut is before the leader, and a run's
- * i + 1 is never the smallest of a cycle that holds i. */
+ * order, a reversed ring's reversed in place, so most of a ring is runs
+ * of consecutive segments linked one way, i -> i + 1 (forward) or
+ * i + 1 -> i (backward): a ring of the input that nothing cancelled is
+ * one run. The runs cut [0, R.n) into ranges, run r holds lo = head[r] ..
+ * hi = head[r + 1] - 1; a forward run is entered at lo and left at hi, a
+ * backward one entered at hi and left at lo. Jumping over runs costs
+ * rounds in the log of the runs of the longest ring, over as many items
+ * as there are runs, and gives every segment of a cycle the lab and dist
+ * of jumping over segments:
+ *   lab[i]  = the smallest lo of the cycle's runs (run ids grow with lo,
+ *             so it is the lo of the smallest run id, r0);
+ *   dist[i] = the steps from i to the cut before lab[i]. The rounds cut
+ *             the cycle before r0's entry instead: D'(i) = the steps from
+ *             i to the end of its run + the run's distance. Where r0 is
+ *             backward its entry is hi0 and the leader lo0 comes m - 1 =
+ *             hi0 - lo0 steps later, so dist = D' + m - 1, less the
+ *             cycle's length where that passes it.
+ * A chain that ends (next -1: a group already marked bad) gets bounded
+ * values, lab[i] the smallest segment it reaches. */
+typedef struct {
+    int64_t lo, hi;
+    int fwd;
+} vsg_cov_run;
+
+/* Is segment i the first of a run? It is not when linked to i - 1:
+ * forward (next[i - 1] == i), or backward (next[i] == i - 1) unless
+ * i - 1 is itself linked forward from i - 2 (then i - 1 would have two
+ * predecessors, a bad group: the run ends there, so a run is one way). */
 VSG_HD int64_t vsg_cov_run_is_head(int64_t i, const int64_t *next)
 {
-    return i == 0 || next[i - 1] != i;
+    if (i == 0)
+        return 1;
+    int64_t p = i - 1;
+    if (next[p] == i)
+        return 0;
+    return !(next[i] == p && !(p > 0 && next[p - 1] == p));
 }
 
 /* The run of segment i, from the scan of the heads (run_off[i + 1] counts
@@ -581,48 +602,69 @@ VSG_HD int64_t vsg_cov_run_of(const int64_t *run_off, int64_t i)
     return run_off[i + 1] - 1;
 }
 
-/* Run r's first and last segment, its successor run (-1: the chain ends),
- * and its label before the rounds (its own id: run ids grow with their
- * heads, so the smallest run id of a cycle is its leader's run). */
+VSG_HD vsg_cov_run vsg_cov_run_at(const int64_t *run_head, const int64_t *next, int64_t r)
+{
+    vsg_cov_run u;
+    u.lo = run_head[r];
+    u.hi = run_head[r + 1] - 1;
+    u.fwd = u.hi == u.lo || next[u.lo] == u.lo + 1;
+    return u;
+}
+
+/* Steps from segment i of run u to the run's last segment. */
+VSG_HD int64_t vsg_cov_run_to_end(vsg_cov_run u, int64_t i)
+{
+    return u.fwd ? u.hi - i : i - u.lo;
+}
+
+/* Run r's successor run (-1: the chain ends), and its label before the
+ * rounds: its own id. */
 VSG_HD void vsg_cov_run_link(int64_t r, const int64_t *next, const int64_t *run_off,
                              const int64_t *run_head, int64_t *cnext, int64_t *rlab, int64_t *nx)
 {
-    int64_t t = next[run_head[r + 1] - 1];
+    vsg_cov_run u = vsg_cov_run_at(run_head, next, r);
+    int64_t t = next[u.fwd ? u.hi : u.lo];
     cnext[r] = nx[r] = t < 0 ? -1 : vsg_cov_run_of(run_off, t);
     rlab[r] = r;
 }
 
-VSG_HD void vsg_cov_label_expand(int64_t i, const int64_t *run_off, const int64_t *run_head,
-                                 const int64_t *cnext, const int64_t *rlab, int64_t *lab)
+VSG_HD void vsg_cov_label_expand(int64_t i, const int64_t *next, const int64_t *run_off,
+                                 const int64_t *run_head, const int64_t *cnext,
+                                 const int64_t *rlab, int64_t *lab)
 {
-    int64_t n = cnext[vsg_cov_run_of(run_off, i)];
-    int64_t h = n < 0 ? i : run_head[rlab[n]];
-    lab[i] = h < i ? h : i;
+    int64_t r = vsg_cov_run_of(run_off, i), n = cnext[r];
+    vsg_cov_run u = vsg_cov_run_at(run_head, next, r);
+    int64_t own = u.fwd ? i : u.lo;   /* the smallest segment i reaches in its run */
+    int64_t h = n < 0 ? own : run_head[rlab[n]];
+    lab[i] = h < own ? h : own;
 }
 
-/* The cut over runs: after run r's last segment t, unless next[t] is
- * the leader (or nothing); the run's distance to the next run's last
- * segment. */
-VSG_HD void vsg_cov_run_cut(int64_t r, const int64_t *next, const int64_t *lab,
-                            const int64_t *run_off, const int64_t *run_head, int64_t *nx,
+/* The cut over runs: before the entry of the cycle's smallest run; else
+ * the steps from run r's last segment to the next run's last one. */
+VSG_HD void vsg_cov_run_cut(int64_t r, const int64_t *next, const int64_t *run_head,
+                            const int64_t *cnext, const int64_t *rlab, int64_t *nx,
                             int64_t *rdist)
 {
-    int64_t t = run_head[r + 1] - 1, s = next[t];
-    if (s < 0 || s == lab[t]) {
+    int64_t n = cnext[r];
+    if (n < 0 || n == rlab[r]) {
         nx[r] = -1;
         rdist[r] = 0;
         return;
     }
-    int64_t n = vsg_cov_run_of(run_off, s);
+    vsg_cov_run u = vsg_cov_run_at(run_head, next, r), v = vsg_cov_run_at(run_head, next, n);
     nx[r] = n;
-    rdist[r] = run_head[n + 1] - s;
+    rdist[r] = 1 + vsg_cov_run_to_end(v, next[u.fwd ? u.hi : u.lo]);
 }
 
-VSG_HD void vsg_cov_dist_expand(int64_t i, const int64_t *run_off, const int64_t *run_head,
+VSG_HD void vsg_cov_dist_expand(int64_t i, const int64_t *next, const int64_t *run_off,
+                                const int64_t *run_head, const int64_t *rlab,
                                 const int64_t *rdist, int64_t *dist)
 {
-    int64_t r = vsg_cov_run_of(run_off, i);
-    dist[i] = run_head[r + 1] - 1 - i + rdist[r];
+    int64_t r = vsg_cov_run_of(run_off, i), r0 = rlab[r];
+    vsg_cov_run u = vsg_cov_run_at(run_head, next, r), w = vsg_cov_run_at(run_head, next, r0);
+    int64_t m = w.hi - w.lo + 1, len = m + rdist[r0];
+    int64_t d = vsg_cov_run_to_end(u, i) + rdist[r] + (w.fwd ? 0 : m - 1);
+    dist[i] = d >= len ? d - len : d;
 }
 
 VSG_HD int vsg_cov_label_round(int64_t j, const int64_t *lab, const int64_t *nx, int64_t *lab2,

@@ -240,7 +240,7 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
             *c->changed = 1;   /* every writer stores the same value */
         return 1;
     case VSG_COV_LABEL_EXPAND:
-        vsg_cov_label_expand(i, c->run_off, c->run_head, c->cnext, c->rlab, c->lab);
+        vsg_cov_label_expand(i, c->next, c->run_off, c->run_head, c->cnext, c->rlab, c->lab);
         return 1;
     case VSG_COV_SELF_SPLIT:
     case VSG_COV_SELF_TOUCH:
@@ -248,14 +248,14 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                            c->changed, c->bad);
         return VSG_COV_MAX_DEGREE;
     case VSG_COV_CUT:
-        vsg_cov_run_cut(i, c->next, c->lab, c->run_off, c->run_head, c->nx, c->rdist);
+        vsg_cov_run_cut(i, c->next, c->run_head, c->cnext, c->rlab, c->nx, c->rdist);
         return 1;
     case VSG_COV_RANK_ROUND:
         if (vsg_cov_rank_round(i, c->rdist, c->nx, c->rdist2, c->nx2))
             *c->changed = 1;
         return 1;
     case VSG_COV_DIST_EXPAND:
-        vsg_cov_dist_expand(i, c->run_off, c->run_head, c->rdist, c->dist);
+        vsg_cov_dist_expand(i, c->next, c->run_off, c->run_head, c->rlab, c->rdist, c->dist);
         return 1;
     case VSG_COV_LEADER:
         vsg_cov_leader(i, c->lab, c->is_leader);

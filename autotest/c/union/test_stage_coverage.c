@@ -9,9 +9,10 @@
  *   - seeded random coverages (jittered grids, random group labels, random
  *     gaps): every group the stage accepts equals GEOS's union of its
  *     members (symmetric difference <= 1e-9 of the area) and is valid;
- *   - the rings' jumping over runs of consecutive segments gives every
- *     segment the leader and distance of a walk along next (cycles and
- *     broken chains, runs of every length);
+ *   - the rings' jumping over runs of consecutive segments (forward and
+ *     backward, of every length) gives every segment of a cycle the
+ *     leader and distance of a walk along next, and a broken chain's
+ *     segments their smallest reachable segment and a bounded distance;
  *   - the work of every launch item is bounded: a 10^6-vertex polygon
  *     costs no item more than a few hundred units (counted, not timed);
  *   - where a GPU backend opens, the device gives the host's output bit
@@ -81,19 +82,31 @@ static void runs_give_the_walk(void)
             perm[b] = perm[j];
             perm[j] = t;
         }
+        /* each block walked forward or backward (a reversed ring's
+         * segments, reversed in place) */
+        int64_t *entry = malloc((size_t)nb * sizeof *entry), *exit_ = malloc((size_t)nb * sizeof *exit_);
+        for (int64_t q = 0; q < nb; q++) {
+            int64_t lo = bs[q], hi = bs[q + 1] - 1, fwd = rand() % 2;
+            for (int64_t i = lo; i < hi; i++)
+                if (fwd)
+                    next[i] = i + 1;
+                else
+                    next[i + 1] = i;
+            entry[q] = fwd ? lo : hi;
+            exit_[q] = fwd ? hi : lo;
+        }
         for (int64_t b = 0; b < nb;) {
             int64_t len = 1 + rand() % 6, chain = rand() % 5 == 0;
             if (b + len > nb)
                 len = nb - b;
             for (int64_t q = b; q < b + len; q++) {
-                int64_t lo = bs[perm[q]], hi = bs[perm[q] + 1];
-                for (int64_t i = lo; i + 1 < hi; i++)
-                    next[i] = i + 1;
                 int64_t nq = q + 1 < b + len ? q + 1 : b;
-                next[hi - 1] = chain && q + 1 == b + len ? -1 : bs[perm[nq]];
+                next[exit_[perm[q]]] = chain && q + 1 == b + len ? -1 : entry[perm[nq]];
             }
             b += len;
         }
+        free(entry);
+        free(exit_);
         int64_t *arr[12];
         for (int a = 0; a < 12; a++)
             arr[a] = calloc((size_t)n + 1, sizeof(int64_t));
@@ -140,10 +153,15 @@ static void runs_give_the_walk(void)
                 lab[i] = j < lab[i] ? j : lab[i];
         }
         for (int64_t i = 0; i < n; i++) {
-            int64_t dist = 0;
-            for (int64_t j = i; next[j] >= 0 && next[j] != lab[j]; j = next[j])
+            int64_t dist = 0, cycle = 0;
+            for (int64_t j = next[i], steps = 0; j >= 0 && steps < n && !cycle; j = next[j], steps++)
+                cycle = j == i;
+            for (int64_t j = i; cycle && next[j] != lab[j]; j = next[j])
                 dist++;
-            bad += c.lab[i] != lab[i] || c.dist[i] != dist;
+            if (cycle)
+                bad += c.lab[i] != lab[i] || c.dist[i] != dist;
+            else   /* a broken chain (a bad group): bounded values */
+                bad += c.lab[i] != lab[i] || c.dist[i] < 0 || c.dist[i] > 2 * n;
         }
         CHECK(bad == 0);
         for (int a = 0; a < 12; a++)
