@@ -265,53 +265,85 @@ VSG_HD int vsg_cov_seg(const vsg_col_view *v, const int64_t *group_of, const int
     return 1;
 }
 
-/* ---- step 2: cancel the shared edges ---------------------------------------- */
+/* ---- step 2: cancel the shared edges ----------------------------------------
+ * Equal segments are found by their key in a hash table (open addressing,
+ * linear probing, two slots per segment, so a probe sequence stays short):
+ * each slot keeps its key, how many segments carry it, and the first two
+ * of them. Where a key lands and which segment comes first depend on the
+ * order the items run in; a segment's verdict reads only its key's count
+ * and the other member of a pair, which do not. */
+typedef struct {
+    int64_t cap;
+    uint64_t *key;           /* VSG_COV_NOKEY: an empty slot               */
+    uint32_t *count;
+    int64_t *first, *second;
+} vsg_cov_table;
 
 VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
                                const int64_t *coord_ring, const int64_t *ring_geom,
-                               const int8_t *dir, int64_t k, uint64_t *key, int64_t *idx)
+                               const int8_t *dir, int64_t k, uint64_t *key)
 {
     int64_t g;
     double ax, ay, bx, by;
-    idx[k] = k;
     key[k] = vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by)
                  ? vsg_cov_seg_key(g, ax, ay, bx, by)
                  : VSG_COV_NOKEY;
 }
 
-/* Sorted position q of the segment keys: keep[k] = 1 for the segment k it
- * holds when it stays in R. Equal keys come in runs: a run of one stays;
- * two equal segments cancel when opposite and mark the group when in the
- * same direction (members overlapping along it); a run of three or more
- * marks the group. strict (the validity screen): a run of two marks it
- * too. Each item looks at two neighbours on each side only,
- * and a run of two is settled by its first item alone (for both
- * segments), so that the random reads of a shared edge are made once. */
+/* Segment k into the table (slot_of[k]: its slot, -1 without a key);
+ * returns the probes made. The table has more slots than segments, so a
+ * probe sequence ends. */
+VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, const uint64_t *key, int64_t k,
+                                    int64_t *slot_of)
+{
+    uint64_t h = key[k];
+    slot_of[k] = -1;
+    if (h == VSG_COV_NOKEY)
+        return 1;
+    int64_t s = (int64_t)(h % (uint64_t)t->cap), probes = 1;
+    for (;; probes++) {
+        uint64_t was = VSG_CAS_U64(t->key + s, VSG_COV_NOKEY, h);
+        if (was == VSG_COV_NOKEY || was == h)
+            break;
+        if (++s == t->cap)
+            s = 0;
+    }
+    uint32_t c = VSG_FETCH_ADD_U32(t->count + s, 1);
+    if (c == 0)
+        t->first[s] = k;
+    else if (c == 1)
+        t->second[s] = k;
+    slot_of[k] = s;
+    return probes;
+}
+
+/* keep[k] = 1 for segment k when it stays in R. A key of one segment
+ * stays; two equal segments cancel when opposite and mark the group when
+ * in the same direction (members overlapping along it); a key of three or
+ * more marks the group. strict (the validity screen): two equal segments
+ * mark it too. Two segments whose keys collide without being equal both
+ * stay. */
 VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
                            const int64_t *coord_ring, const int64_t *ring_geom,
-                           const int8_t *dir, const uint64_t *key, const int64_t *idx, int64_t n,
-                           int64_t q, int strict, int64_t *keep, uint32_t *bad)
+                           const int8_t *dir, const vsg_cov_table *t, const int64_t *slot_of,
+                           int64_t k, int strict, int64_t *keep, uint32_t *bad)
 {
-    uint64_t h = key[q];
-    if (h == VSG_COV_NOKEY)
+    int64_t s = slot_of[k];
+    if (s < 0)
         return;
-    int pe1 = q > 0 && key[q - 1] == h, pe2 = pe1 && q > 1 && key[q - 2] == h;
-    int ne1 = q + 1 < n && key[q + 1] == h, ne2 = ne1 && q + 2 < n && key[q + 2] == h;
-    int run3 = pe2 || ne2 || (pe1 && ne1);
-    if (pe1 && !run3)
-        return;   /* the second of a run of two: its first settles both */
-    int64_t k = idx[q], g, g2;
+    uint32_t n = t->count[s];
+    int64_t g, g2;
     double ax, ay, bx, by, cx, cy, dx, dy;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
-    if (run3) {
+    if (n >= 3) {
         VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;
     }
-    if (!ne1) {
+    if (n == 1) {
         keep[k] = 1;
         return;
     }
-    int64_t k2 = idx[q + 1];
+    int64_t k2 = t->first[s] == k ? t->second[s] : t->first[s];
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
     if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy)) {
         if (strict)   /* the validity screen: one polygon's rings share an edge */
@@ -322,7 +354,7 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
         VSG_OR_U32(bad + g, VSG_COV_BAD_MATCH);
         return;
     }
-    keep[k] = keep[k2] = 1;   /* a collision of keys (within or across groups) */
+    keep[k] = 1;   /* a collision of keys (within or across groups) */
 }
 
 /* ---- the boundary R ------------------------------------------------------------

@@ -30,8 +30,9 @@ typedef struct {
     uint8_t *ring_shell;
     uint64_t *ring_min;            /* 3 per ring                                */
     int8_t *dir;
-    uint64_t *key;                 /* segment keys, sorted with idx            */
-    int64_t *idx, *keep, *keep_off;
+    uint64_t *key;                 /* segment keys                             */
+    vsg_cov_table table;           /* the keys hashed (coverage.h, step 2)     */
+    int64_t *slot_of, *keep, *keep_off;
     /* the boundary R */
     vsg_cov_r R;
     int64_t *next, *lab, *dist, *is_leader, *leader_off;
@@ -76,7 +77,8 @@ enum {
     VSG_COV_MIN_I,
     VSG_COV_RING_DIR,     /* n_rings   */
     VSG_COV_SEG_KEY,      /* n_coords  */
-    VSG_COV_CANCEL,       /* n_coords (sorted positions) */
+    VSG_COV_TABLE_INSERT, /* n_coords  */
+    VSG_COV_CANCEL,       /* n_coords  */
     VSG_COV_R_FILL,       /* n_coords  */
     VSG_COV_R_POS,        /* R.n       */
     VSG_COV_LINK,         /* R.n ...   */
@@ -196,13 +198,14 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                          c->ring_min, c->dir, c->bad);
         return VSG_COV_MAX_REPEAT;
     case VSG_COV_SEG_KEY:
-        vsg_cov_seg_key_of(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i, c->key,
-                           c->idx);
+        vsg_cov_seg_key_of(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i, c->key);
         return 1;
+    case VSG_COV_TABLE_INSERT:
+        return vsg_cov_table_insert(&c->table, c->key, i, c->slot_of);
     case VSG_COV_CANCEL:
-        vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->key, c->idx,
-                       v->n_coords, i, c->strict, c->keep, c->bad);
-        return 5;
+        vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, &c->table,
+                       c->slot_of, i, c->strict, c->keep, c->bad);
+        return 2;
     case VSG_COV_R_FILL:
         vsg_cov_r_fill(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->keep,
                        c->keep_off, i, R);

@@ -6,7 +6,7 @@
  * the steps in order:
  *
  *   coverage_segments  rings oriented exactly (interior on the left), one
- *                      key per segment, sorted; opposite equal segments
+ *                      key per segment, hashed; opposite equal segments
  *                      cancel; the rest (R) compacted in input order
  *   coverage_link      each segment of R linked to the next of its ring at
  *                      its end node (degree, sectors and the permutation
@@ -93,6 +93,23 @@ static vsg_status r_keys(vsg_exec *x, vsg_cov_ctx *c)
     return st == VSG_OK ? step(x, c, VSG_COV_R_POS, R->n) : st;
 }
 
+/* The segments' hash table (coverage.h, step 2): two slots a segment,
+ * empty. */
+static vsg_status table(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, int64_t nc)
+{
+    vsg_status st;
+    vsg_cov_table *t = &c->table;
+    t->cap = 2 * nc + 1;
+    TRY(get(x, s, (size_t)t->cap * sizeof(uint64_t), &t->key));
+    TRY(get(x, s, (size_t)t->cap * sizeof(uint32_t), &t->count));
+    TRY(get(x, s, (size_t)t->cap * I64, &t->first));
+    TRY(get(x, s, (size_t)t->cap * I64, &t->second));
+    TRY(vsg_exec_memset(x, t->key, 0xff, (size_t)t->cap * sizeof(uint64_t)));   /* NOKEY */
+    TRY(vsg_exec_memset(x, t->count, 0, (size_t)t->cap * sizeof(uint32_t)));
+done:
+    return st;
+}
+
 static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
@@ -117,11 +134,12 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
 
     TRY(get(x, s, (size_t)nc * sizeof(uint64_t), &c->key));
-    TRY(get(x, s, (size_t)nc * I64, &c->idx));
+    TRY(get(x, s, (size_t)nc * I64, &c->slot_of));
     TRY(get(x, s, (size_t)nc * I64, &c->keep));
     TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));
     TRY(step(x, c, VSG_COV_SEG_KEY, nc));
-    TRY(vsg_exec_sort_u64_i64(x, c->key, c->idx, nc, 64));
+    TRY(table(x, c, s, nc));
+    TRY(step(x, c, VSG_COV_TABLE_INSERT, nc));
     TRY(vsg_exec_memset(x, c->keep, 0, (size_t)nc * I64));
     TRY(step(x, c, VSG_COV_CANCEL, nc));
     TRY(vsg_exec_scan_i64(x, c->keep, c->keep_off, nc));
