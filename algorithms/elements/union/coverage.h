@@ -273,10 +273,16 @@ VSG_HD int vsg_cov_seg(const vsg_col_view *v, const int64_t *group_of, const int
  * order the items run in; a segment's verdict reads only its key's count
  * and the other member of a pair, which do not. */
 typedef struct {
+    uint64_t key;            /* VSG_COV_NOKEY: an empty slot               */
+    uint32_t count_less1;    /* the segments with the key, less one        */
+    uint32_t pad;
+    int64_t first, second;
+} vsg_cov_slot;              /* 32 bytes: a probe touches one sector       */
+
+/* Set every byte of the slots to 0xff to empty them: key NOKEY, count 0. */
+typedef struct {
     int64_t cap;
-    uint64_t *key;           /* VSG_COV_NOKEY: an empty slot               */
-    uint32_t *count;
-    int64_t *first, *second;
+    vsg_cov_slot *slot;
 } vsg_cov_table;
 
 VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
@@ -302,17 +308,17 @@ VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, const uint64_t *key,
         return 1;
     int64_t s = (int64_t)(h % (uint64_t)t->cap), probes = 1;
     for (;; probes++) {
-        uint64_t was = VSG_CAS_U64(t->key + s, VSG_COV_NOKEY, h);
+        uint64_t was = VSG_CAS_U64(&t->slot[s].key, VSG_COV_NOKEY, h);
         if (was == VSG_COV_NOKEY || was == h)
             break;
         if (++s == t->cap)
             s = 0;
     }
-    uint32_t c = VSG_FETCH_ADD_U32(t->count + s, 1);
+    uint32_t c = VSG_FETCH_ADD_U32(&t->slot[s].count_less1, 1) + 1u;   /* 0: the first */
     if (c == 0)
-        t->first[s] = k;
+        t->slot[s].first = k;
     else if (c == 1)
-        t->second[s] = k;
+        t->slot[s].second = k;
     slot_of[k] = s;
     return probes;
 }
@@ -331,7 +337,8 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
     int64_t s = slot_of[k];
     if (s < 0)
         return;
-    uint32_t n = t->count[s];
+    const vsg_cov_slot *e = &t->slot[s];
+    uint32_t n = e->count_less1 + 1u;
     int64_t g, g2;
     double ax, ay, bx, by, cx, cy, dx, dy;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
@@ -343,7 +350,7 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
         keep[k] = 1;
         return;
     }
-    int64_t k2 = t->first[s] == k ? t->second[s] : t->first[s];
+    int64_t k2 = e->first == k ? e->second : e->first;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
     if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy)) {
         if (strict)   /* the validity screen: one polygon's rings share an edge */

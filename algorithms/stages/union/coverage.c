@@ -100,12 +100,8 @@ static vsg_status table(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, int64_t nc)
     vsg_status st;
     vsg_cov_table *t = &c->table;
     t->cap = 2 * nc + 1;
-    TRY(get(x, s, (size_t)t->cap * sizeof(uint64_t), &t->key));
-    TRY(get(x, s, (size_t)t->cap * sizeof(uint32_t), &t->count));
-    TRY(get(x, s, (size_t)t->cap * I64, &t->first));
-    TRY(get(x, s, (size_t)t->cap * I64, &t->second));
-    TRY(vsg_exec_memset(x, t->key, 0xff, (size_t)t->cap * sizeof(uint64_t)));   /* NOKEY */
-    TRY(vsg_exec_memset(x, t->count, 0, (size_t)t->cap * sizeof(uint32_t)));
+    TRY(get(x, s, (size_t)t->cap * sizeof(vsg_cov_slot), &t->slot));
+    TRY(vsg_exec_memset(x, t->slot, 0xff, (size_t)t->cap * sizeof(vsg_cov_slot)));   /* empty */
 done:
     return st;
 }
