@@ -20,7 +20,7 @@ xz -dc .device/base-plugin.so.xz > /tmp/base/gdalplugins/ogr_VSGPU.so
 TAG=${TAG:-1}
 new=$here/.device/build/gdalplugins
 base=/tmp/base/gdalplugins
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base 935cd68 (run W)"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base 935cd68 (run ${RUN:-W})"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
 runs=${RUNS:-2}
 WLS=${WLS:-"by_state13 nybb_union overlap intersection"}
 w=/tmp/ab; rm -rf $w; mkdir -p $w/tr
