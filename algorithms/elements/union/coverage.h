@@ -743,14 +743,25 @@ VSG_HD void vsg_cov_leader(int64_t j, const int64_t *lab, int64_t *is_leader)
     is_leader[j] = lab[j] == j;
 }
 
+/* A group marked bad by now (a node, a chain that ends, a ring that
+ * touches itself) gets rings of no coordinates: its answer comes from
+ * elsewhere, and a chain that ends would cost the square of its length
+ * (each segment of a chain run forward is the smallest of what it
+ * reaches, so each would lead a "ring" of the rest). */
+VSG_HD int vsg_cov_ring_wanted(const vsg_cov_r *R, const uint32_t *bad, int64_t j)
+{
+    return bad[R->group[j]] == 0;
+}
+
 VSG_HD void vsg_cov_ring_len(int64_t j, const int64_t *lab, const int64_t *dist,
-                             const int64_t *leader_off, const vsg_cov_r *R, int64_t *len,
-                             int64_t *ring_group)
+                             const int64_t *leader_off, const vsg_cov_r *R, const uint32_t *bad,
+                             int64_t *len, int64_t *ring_group)
 {
     if (lab[j] != j)
         return;
     int64_t q = leader_off[j];
-    len[q] = dist[j] + 2;   /* segments + the closing coordinate */
+    /* segments + the closing coordinate */
+    len[q] = vsg_cov_ring_wanted(R, bad, j) ? dist[j] + 2 : 0;
     ring_group[q] = R->group[j];
 }
 

@@ -264,14 +264,15 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_leader(i, c->lab, c->is_leader);
         return 1;
     case VSG_COV_RING_LEN:
-        vsg_cov_ring_len(i, c->lab, c->dist, c->leader_off, R, c->o_len, c->o_group);
+        vsg_cov_ring_len(i, c->lab, c->dist, c->leader_off, R, c->bad, c->o_len, c->o_group);
         if (c->o_part && c->lab[i] == i)
             c->o_part[c->leader_off[i]] = c->r_part[i];
         return 1;
     case VSG_COV_RING_FILL: {
         int64_t L = c->lab[i], pos = c->dist[L] - c->dist[i];
-        if (L < 0 || L >= R->n || pos < 0 || pos > c->dist[L])
-            return 1;   /* not a cycle: its group is marked bad already */
+        if (!vsg_cov_ring_wanted(R, c->bad, i) || L < 0 || L >= R->n || pos < 0 ||
+            pos > c->dist[L])
+            return 1;   /* a bad group's: no coordinates (RING_LEN) */
         vsg_cov_ring_fill(i, R, c->lab, c->dist, c->leader_off, c->o_ring_coord, c->deg_start,
                           c->ox, c->oy, c->o_coord_ring, c->tp);
         return 1;

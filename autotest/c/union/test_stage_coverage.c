@@ -13,6 +13,8 @@
  *     backward, of every length) gives every segment of a cycle the
  *     leader and distance of a walk along next, and a broken chain's
  *     segments their smallest reachable segment and a bounded distance;
+ *   - a group handed back for a chain that ends costs memory in the
+ *     chain's length, not in its square;
  *   - the work of every launch item is bounded: a 10^6-vertex polygon
  *     costs no item more than a few hundred units (counted, not timed);
  *   - where a GPU backend opens, the device gives the host's output bit
@@ -386,6 +388,39 @@ static void work_is_bounded(void)
     members_free(&m);
 }
 
+/* A member that shares an edge in the same direction with another of its
+ * group (the two overlap) leaves the rest of its ring a chain that ends:
+ * the group is handed back, and its chain costs memory in its length, not
+ * in the square of it (every segment of a chain that runs forward is the
+ * smallest of what it reaches, as a ring's leader is). */
+static void broken_chain_is_bounded(void)
+{
+    const int K = 4000;
+    members m = {0};
+    GEOSCoordSequence *s = GEOSCoordSeq_create_r(ctx, K + 1, 2);
+    for (int k = 0; k < K; k++) {   /* counter-clockwise */
+        double t = 2 * M_PI * k / K;
+        GEOSCoordSeq_setXY_r(ctx, s, (unsigned)k, 1000 * cos(t), 1000 * sin(t));
+    }
+    GEOSCoordSeq_setXY_r(ctx, s, K, 1000, 0);
+    add(&m, GEOSGeom_createPolygon_r(ctx, GEOSGeom_createLinearRing_r(ctx, s), NULL, 0), 0);
+    double x1 = 1000 * cos(2 * M_PI / K), y1 = 1000 * sin(2 * M_PI / K);
+    char wkt[256];   /* its first edge again, on the same side: inside it */
+    snprintf(wkt, sizeof wkt, "POLYGON ((1000 0, %.17g %.17g, 0 0, 1000 0))", x1, y1);
+    add_wkt(&m, wkt, 0);
+    add_square(&m, 2000, 0, 1, 1);
+    run_result rr;
+    REQUIRE(run_stage(&m, 2, &rr));
+    CHECK(rr.ok[0] == 0 && rr.why[0] != 0);
+    CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+    fprintf(stderr, "  pool peak: %lld bytes\n", (long long)rr.peak_bytes);
+    /* about 200 bytes a coordinate; the square of K would be K^2 / 2 = 8e6
+     * coordinates of rings, some 200 MB */
+    CHECK(rr.peak_bytes < (int64_t)K * 2000);
+    run_free(&rr);
+    members_free(&m);
+}
+
 /* ---- the device gives the host's answer, bit for bit ------------------------------ */
 static void device_matches_host(void)
 {
@@ -447,6 +482,7 @@ int main(void)
     RUN(random_coverages);
     RUN(runs_give_the_walk);
     RUN(work_is_bounded);
+    RUN(broken_chain_is_bounded);
     RUN(device_matches_host);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();

@@ -76,6 +76,7 @@ typedef struct {
     uint32_t *why;
     GEOSGeometry **out;   /* per ok group */
     int64_t max_work;
+    int64_t peak_bytes;   /* the backend's pool at its fullest */
 } run_result;
 
 typedef vsg_status (*union_stage)(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
@@ -118,6 +119,9 @@ static inline int run_union(union_stage fn, const char *const *names, const memb
         int64_t w = vsg_exec_max_work(x, names[s]);
         rr->max_work = w > rr->max_work ? w : rr->max_work;
     }
+    vsg_gpu_stats stats;
+    vsg_exec_get_stats(x, &stats);
+    rr->peak_bytes = stats.peak_bytes;
     vsg_exec_destroy(x);
     vsg_columnar_free(&col);
     return st == VSG_OK;
