@@ -33,7 +33,7 @@
 #define SCREEN_MIN_BYTES ((size_t)1 << 20)
 
 /* WKB bytes per stage call (about 8 M coordinates): the stage's arrays,
- * some 200 bytes per coordinate, stay near 2 GB whatever the layer's
+ * some 250 bytes per coordinate, stay near 2 GB whatever the layer's
  * size (a dissolve screens its whole layer). Rows are independent, so
  * calls over consecutive row ranges give the same verdicts. */
 #define SCREEN_BATCH_BYTES ((size_t)128 << 20)
