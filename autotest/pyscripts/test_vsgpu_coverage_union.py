@@ -305,6 +305,33 @@ def test_gpu_overlapping_groups_settled_by_the_overlap_union(nc_gpkg):
     assert gpu >= 0.9 * groups, md
 
 
+def test_gpu_member_sharing_an_edge_the_same_way(tmp_path):
+    """A large member and a small one inside it that share an edge in the
+    same direction: the coverage union hands the group on (its rings then
+    cost nothing: the rest of the large ring is a chain that ends), and the
+    answer is GEOS's union, the large member."""
+    import math
+    k = 20000
+    ring = ", ".join("%.17g %.17g" % (1000 * math.cos(2 * math.pi * i / k),
+                                      1000 * math.sin(2 * math.pi * i / k)) for i in range(k))
+    x1, y1 = 1000 * math.cos(2 * math.pi / k), 1000 * math.sin(2 * math.pi / k)
+    rows = [(ogr.CreateGeometryFromWkt("MULTIPOLYGON (((%s, 1000 0)))" % ring), {"k": "a"}),
+            (ogr.CreateGeometryFromWkt("MULTIPOLYGON (((1000 0, %.17g %.17g, 0 0, 1000 0)))"
+                                       % (x1, y1)), {"k": "a"}),
+            (ogr.CreateGeometryFromWkt("MULTIPOLYGON (((2000 0, 2001 0, 2001 1, 2000 1, "
+                                       "2000 0)))"), {"k": "b"})]
+    path = str(tmp_path / "shared_edge.gpkg")
+    vu.create_gpkg(path, {"m": dict(geom_type=ogr.wkbMultiPolygon,
+                                    fields=[("k", ogr.OFTString)], rows=rows)})
+    sql = "SELECT k, ST_Union(geom) AS geom FROM m GROUP BY k"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    res = vu.run_vsgpu(path, sql, config=dict(GPU, VSGPU_GPU_MIN_ROWS="0"))
+    _agree(res, cpu, "shared edge")
+    md = res["metadata"]
+    assert int(md["GPU_GROUPS"]) + int(md["GPU_GROUPS_RERUN_ON_CPU"]) == 2, md
+    assert int(md["GPU_POOL_PEAK_BYTES"]) < 64 << 20, md
+
+
 # ---- the GEOS XML suite's polygon operands, unioned as one group ----------
 CASES = [c for c in geos_xml.load_cases() if c.is_intersection]
 
