@@ -22,6 +22,7 @@ rings may start elsewhere than GEOS's), and GPU_GROUPS /
 GPU_GROUPS_RERUN_ON_CPU count the groups.
 """
 
+import math
 import os
 import uuid
 
@@ -310,7 +311,6 @@ def test_gpu_member_sharing_an_edge_the_same_way(tmp_path):
     same direction: the coverage union hands the group on (its rings then
     cost nothing: the rest of the large ring is a chain that ends), and the
     answer is GEOS's union, the large member."""
-    import math
     k = 20000
     ring = ", ".join("%.17g %.17g" % (1000 * math.cos(2 * math.pi * i / k),
                                       1000 * math.sin(2 * math.pi * i / k)) for i in range(k))

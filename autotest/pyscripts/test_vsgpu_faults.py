@@ -29,6 +29,7 @@ import concurrent.futures
 import itertools
 import os
 import pathlib
+import re
 import uuid
 
 import pytest
@@ -332,7 +333,6 @@ def test_device_that_does_not_open(plugin_dir, tmp_path, op):
 
 def rows_rerun(err):
     """The rows the summary warning says were re-run on the CPU engine."""
-    import re
     m = re.search(r"(\d+) rows re-run on the CPU engine", err)
     return int(m.group(1)) if m else None
 

@@ -279,30 +279,30 @@ typedef struct {
     int64_t first, second;
 } vsg_cov_slot;              /* 32 bytes: a probe touches one sector       */
 
-/* Set every byte of the slots to 0xff to empty them: key NOKEY, count 0. */
+/* cap slots; every byte set to 0xff empties them (key NOKEY, count 0). */
 typedef struct {
     int64_t cap;
     vsg_cov_slot *slot;
 } vsg_cov_table;
 
-VSG_HD void vsg_cov_seg_key_of(const vsg_col_view *v, const int64_t *group_of,
-                               const int64_t *coord_ring, const int64_t *ring_geom,
-                               const int8_t *dir, int64_t k, uint64_t *key)
+/* The key of segment k (VSG_COV_NOKEY: k starts no segment). */
+VSG_HD uint64_t vsg_cov_seg_key_at(const vsg_col_view *v, const int64_t *group_of,
+                                   const int64_t *coord_ring, const int64_t *ring_geom,
+                                   const int8_t *dir, int64_t k)
 {
     int64_t g;
     double ax, ay, bx, by;
-    key[k] = vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by)
-                 ? vsg_cov_seg_key(g, ax, ay, bx, by)
-                 : VSG_COV_NOKEY;
+    return vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by)
+               ? vsg_cov_seg_key(g, ax, ay, bx, by)
+               : VSG_COV_NOKEY;
 }
 
-/* Segment k into the table (slot_of[k]: its slot, -1 without a key);
- * returns the probes made. The table has more slots than segments, so a
- * probe sequence ends. */
-VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, const uint64_t *key, int64_t k,
+/* Segment k, of key h, into the table (slot_of[k]: its slot, -1 without a
+ * key); returns the probes made. The table has more slots than segments,
+ * so a probe sequence ends. */
+VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, uint64_t h, int64_t k,
                                     int64_t *slot_of)
 {
-    uint64_t h = key[k];
     slot_of[k] = -1;
     if (h == VSG_COV_NOKEY)
         return 1;

@@ -30,8 +30,7 @@ typedef struct {
     uint8_t *ring_shell;
     uint64_t *ring_min;            /* 3 per ring                                */
     int8_t *dir;
-    uint64_t *key;                 /* segment keys                             */
-    vsg_cov_table table;           /* the keys hashed (coverage.h, step 2)     */
+    vsg_cov_table table;           /* the segment keys (coverage.h, step 2)    */
     int64_t *slot_of, *keep, *keep_off;
     /* the boundary R */
     vsg_cov_r R;
@@ -76,7 +75,6 @@ enum {
     VSG_COV_MIN_X,
     VSG_COV_MIN_I,
     VSG_COV_RING_DIR,     /* n_rings   */
-    VSG_COV_SEG_KEY,      /* n_coords  */
     VSG_COV_TABLE_INSERT, /* n_coords  */
     VSG_COV_CANCEL,       /* n_coords  */
     VSG_COV_R_FILL,       /* n_coords  */
@@ -197,11 +195,10 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_ring_dir(v, c->group_of, c->n_groups, i, c->ring_geom, c->ring_shell,
                          c->ring_min, c->dir, c->bad);
         return VSG_COV_MAX_REPEAT;
-    case VSG_COV_SEG_KEY:
-        vsg_cov_seg_key_of(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i, c->key);
-        return 1;
     case VSG_COV_TABLE_INSERT:
-        return vsg_cov_table_insert(&c->table, c->key, i, c->slot_of);
+        return vsg_cov_table_insert(
+            &c->table, vsg_cov_seg_key_at(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i),
+            i, c->slot_of);
     case VSG_COV_CANCEL:
         vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, &c->table,
                        c->slot_of, i, c->strict, c->keep, c->bad);

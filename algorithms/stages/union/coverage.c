@@ -129,11 +129,9 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_MIN_I, nc));
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
 
-    TRY(get(x, s, (size_t)nc * sizeof(uint64_t), &c->key));
     TRY(get(x, s, (size_t)nc * I64, &c->slot_of));
     TRY(get(x, s, (size_t)nc * I64, &c->keep));
     TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));
-    TRY(step(x, c, VSG_COV_SEG_KEY, nc));
     TRY(table(x, c, s, nc));
     TRY(step(x, c, VSG_COV_TABLE_INSERT, nc));
     TRY(vsg_exec_memset(x, c->keep, 0, (size_t)nc * I64));
