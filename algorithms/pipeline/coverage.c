@@ -466,6 +466,27 @@ done:
     return st;
 }
 
+/* The groups with members, counted as re-run on the CPU engine: the GPU
+ * broke before this call (rows too) or during it (its fallback counted the
+ * rows). Calls over parts of groups count nothing: their groups were
+ * counted by the pass that offered them whole. */
+static void count_all_back(vsg_engine *e, const int64_t *group_of, size_t n, int64_t n_groups,
+                           const vsg_group_union_out *out, int rows_too)
+{
+    if (out->parts_of_groups)
+        return;
+    unsigned char *seen = vsg_calloc((size_t)n_groups + 1, 1);
+    int64_t groups = 0;
+    for (size_t i = 0; seen && i < n; i++) {
+        groups += !seen[group_of[i]];
+        seen[group_of[i]] = 1;
+    }
+    free(seen);
+    e->counts.gpu_groups_rerun_on_cpu += groups;
+    if (rows_too)
+        e->counts.gpu_rows_rerun_on_cpu += (int64_t)n;
+}
+
 vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *members,
                                        const int64_t *group_of, int64_t n_groups,
                                        vsg_group_union_out *out)
@@ -474,6 +495,8 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
     vsg_exec *x = vsg_gpu_acquire(e, &st);
     if (st != VSG_OK)
         return st;   /* strict GPU mode and no device: the statement fails */
+    if (!x && vsg_gpu_dropped(e))
+        count_all_back(e, group_of, members->count, n_groups, out, 1);
     if (x) {
         double t0 = vsg_now_s();
         const vsg_screened *sc = e->gpu && e->gpu->screened.n_src ? &e->gpu->screened : NULL;
@@ -491,6 +514,7 @@ vsg_status vsg_pipeline_coverage_union(vsg_engine *e, const vsg_wkb_array *membe
         st = vsg_gpu_fallback(e, st, (int64_t)members->count, "coverage union");
         if (st != VSG_OK)
             return st;
+        count_all_back(e, group_of, members->count, n_groups, out, 0);
     }
     if (out->gpu_only)
         return VSG_OK;   /* nothing settled: the caller's GEOS path */

@@ -95,11 +95,16 @@ void vsg_gpu_clear_screened(vsg_engine *e)
         vsg_screened_clear(&e->gpu->screened);
 }
 
+int vsg_gpu_dropped(const vsg_engine *e)
+{
+    const vsg_gpu_state *g = e->gpu;
+    return e->opts.gpu.enabled && g && g->broken && g->device[0];
+}
+
 vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st)
 {
     vsg_exec *x = vsg_gpu_acquire(e, st);
-    vsg_gpu_state *g = e->gpu;
-    if (!x && *st == VSG_OK && e->opts.gpu.enabled && g && g->broken && g->device[0])
+    if (!x && *st == VSG_OK && vsg_gpu_dropped(e))
         e->counts.gpu_rows_rerun_on_cpu += rows;
     return x;
 }

@@ -43,6 +43,10 @@ vsg_exec *vsg_gpu_acquire(vsg_engine *e, vsg_status *st);
  * engine, since the caller now runs them there. */
 vsg_exec *vsg_gpu_acquire_rows(vsg_engine *e, int64_t rows, vsg_status *st);
 
+/* Whether the pipeline opened in this statement and has broken since: the
+ * steps that would have run on it now run on the CPU engine, counted. */
+int vsg_gpu_dropped(const vsg_engine *e);
+
 /* The engine's GPU state, made on first call without opening anything;
  * NULL when out of memory. */
 vsg_gpu_state *vsg_gpu_state_of(vsg_engine *e);

@@ -332,6 +332,29 @@ def test_gpu_member_sharing_an_edge_the_same_way(tmp_path):
     assert int(md["GPU_POOL_PEAK_BYTES"]) < 64 << 20, md
 
 
+@pytest.mark.parametrize("screen", ["NO", "YES"])
+def test_gpu_failure_in_auto_counts_every_group(nc_gpkg, screen):
+    """A pool too small for the first allocation, in AUTO: the validity
+    screen (YES) or the group union (NO) fails, and every row and every
+    group of the dissolve goes to the CPU engine, counted, with the reason
+    in the one warning; the answer is the CPU engine's."""
+    sql = STATEMENTS["nc_fips"][1]
+    cpu = vu.run_vsgpu(nc_gpkg, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    res = vu.run_vsgpu(nc_gpkg, sql, config=dict(GPU, VSGPU_EXECUTION_MODE="AUTO",
+                                                 VSGPU_GPU_MIN_ROWS="0",
+                                                 VSGPU_GPU_POOL_LIMIT="1K",
+                                                 VSGPU_VALID_SCREEN=screen))
+    _agree(res, cpu, "nc_fips, pool of 1K, screen %s" % screen)
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "GPU", md
+    assert int(md["GPU_GROUPS"]) == 0, md
+    assert int(md["GPU_GROUPS_RERUN_ON_CPU"]) == len(res["features"]) > 1, md
+    assert int(md["GPU_ROWS_RERUN_ON_CPU"]) == int(md["INPUT_FEATURES"]) > 0, md
+    warnings = [m for m in res["errors"].warnings if "re-run on the CPU engine" in m]
+    assert len(warnings) == 1, res["errors"].errors
+    assert "failed" in warnings[0], warnings
+
+
 # ---- the GEOS XML suite's polygon operands, unioned as one group ----------
 CASES = [c for c in geos_xml.load_cases() if c.is_intersection]
 
