@@ -44,6 +44,14 @@ vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
 vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
                                          const double *boxes_b, int64_t nb, vsg_pairs *out);
 
+/* One set of boxes joined with itself: the pairs (i, j) that meet with
+ * j >= i + gap (gap >= 1), so each unordered pair once, none with itself;
+ * gap 2 also leaves out every (i, i + 1), for a caller that tests a
+ * ring's consecutive segments on its own. Sorted by (i, j), or as
+ * vsg_stage_candidates_unsorted. */
+vsg_status vsg_stage_candidates_above(vsg_exec *x, const double *boxes, int64_t n, int64_t gap,
+                                      int sorted, vsg_pairs *out);
+
 /* ---- classify --------------------------------------------------------------
  * For each candidate pair (sorted by a then b, as the candidates stage gives
  * them) its VSG_CLS_* class (elements/filter/classify.h); boxes_a/boxes_b

@@ -108,19 +108,32 @@ __global__ void item_chunks(const vsg_grid *grid, const double *boxes_a, int64_t
 __global__ void probe(const vsg_grid *grid, const double *boxes_a, const int64_t *blk_off,
                       const int64_t *it_row, int64_t ni, const int64_t *coff, int64_t nk,
                       const int64_t *cell_start, const uint64_t *ekeys, const double *ebox,
-                      const int64_t *eids, int bbits, int64_t *cnt, const int64_t *off,
-                      uint64_t *pkeys, int64_t *pb)
+                      const int64_t *eids, int64_t gap, int64_t *cnt, uint32_t *hits,
+                      int64_t *item)
 {
     const vsg_grid gr = *grid;
     GRID_STRIDE(k, nk) {
-        if (off && off[k + 1] == off[k])
-            continue;   // the fill pass: a chunk the count found no pair in
         int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t];
-        int64_t n = vsg_grid_probe_chunk(&gr, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
-                                         cell_start, ekeys, ebox, eids, bbits, off ? off[k] : 0,
-                                         off ? pkeys : nullptr, off ? pb : nullptr, nullptr);
-        if (!off)
-            cnt[k] = n;
+        item[k] = t;
+        cnt[k] = vsg_grid_probe_chunk(&gr, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
+                                      cell_start, ekeys, ebox, eids, gap, hits + k, nullptr);
+    }
+}
+
+__global__ void emit(const vsg_grid *grid, const double *boxes_a, const int64_t *blk_off,
+                     const int64_t *it_row, const int64_t *coff, int64_t nk,
+                     const int64_t *cell_start, const int64_t *eids, const uint32_t *hits,
+                     const int64_t *item, int bbits, const int64_t *off, uint64_t *pkeys,
+                     int64_t *pb)
+{
+    const vsg_grid gr = *grid;
+    GRID_STRIDE(k, nk) {
+        uint32_t h = hits[k];
+        if (!h)
+            continue;   // a chunk the count found no pair in
+        int64_t t = item[k], i = it_row[t];
+        vsg_grid_emit_chunk(&gr, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t], cell_start,
+                            eids, h, bbits, off[k], pkeys, pb);
     }
 }
 
@@ -222,20 +235,36 @@ extern "C" vsg_status vsg_launch_cand_item_chunks(vsg_gpu *g, const vsg_grid *gr
 }
 
 extern "C" vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid,
-                                            const double *boxes_a, int64_t na,
-                                            const int64_t *blk_off, const int64_t *it_row,
-                                            int64_t ni, const int64_t *coff, int64_t nk,
+                                            const double *boxes_a, const int64_t *blk_off,
+                                            const int64_t *it_row, int64_t ni,
+                                            const int64_t *coff, int64_t nk,
                                             const int64_t *cell_start, const uint64_t *ekeys,
-                                            const double *ebox, const int64_t *eids, int bbits,
-                                            int64_t *cnt, const int64_t *off, uint64_t *pkeys,
-                                            int64_t *pb)
+                                            const double *ebox, const int64_t *eids,
+                                            int64_t gap, int64_t *cnt, uint32_t *hits,
+                                            int64_t *item)
 {
-    (void)na;
     if (nk <= 0)
         return VSG_OK;
     probe<<<vsg_gpu_blocks(g, nk, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
-        grid, boxes_a, blk_off, it_row, ni, coff, nk, cell_start, ekeys, ebox, eids, bbits, cnt,
-        off, pkeys, pb);
+        grid, boxes_a, blk_off, it_row, ni, coff, nk, cell_start, ekeys, ebox, eids, gap, cnt,
+        hits, item);
+    VSG_CUDA_TRY(g, cudaGetLastError());
+    return VSG_OK;
+}
+
+extern "C" vsg_status vsg_launch_cand_emit(vsg_gpu *g, const vsg_grid *grid,
+                                           const double *boxes_a, const int64_t *blk_off,
+                                           const int64_t *it_row, const int64_t *coff,
+                                           int64_t nk, const int64_t *cell_start,
+                                           const int64_t *eids, const uint32_t *hits,
+                                           const int64_t *item, int bbits, const int64_t *off,
+                                           uint64_t *pkeys, int64_t *pb)
+{
+    if (nk <= 0)
+        return VSG_OK;
+    emit<<<vsg_gpu_blocks(g, nk, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
+        grid, boxes_a, blk_off, it_row, coff, nk, cell_start, eids, hits, item, bbits, off,
+        pkeys, pb);
     VSG_CUDA_TRY(g, cudaGetLastError());
     return VSG_OK;
 }

@@ -39,16 +39,21 @@ vsg_status vsg_launch_cand_item_chunks(vsg_gpu *g, const vsg_grid *grid, const d
                                        int64_t na, const int64_t *blk_off, int64_t ni,
                                        const int64_t *cell_start, int64_t *it_row,
                                        int64_t *nch);
-/* vsg_grid_probe_chunk for every chunk k (item vsg_grid_item_row(coff,
- * ni, k)): off NULL: counts into cnt[k]; otherwise fills pkeys/pb from
- * off[k]. */
+/* vsg_grid_probe_chunk for every chunk k (item[k] = t, its item,
+ * vsg_grid_item_row(coff, ni, k)): the pairs' count cnt[k] and their
+ * bits hits[k]. */
 vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
-                                 int64_t na, const int64_t *blk_off, const int64_t *it_row,
-                                 int64_t ni, const int64_t *coff, int64_t nk,
-                                 const int64_t *cell_start, const uint64_t *ekeys,
-                                 const double *ebox, const int64_t *eids, int bbits,
-                                 int64_t *cnt, const int64_t *off, uint64_t *pkeys,
-                                 int64_t *pb);
+                                 const int64_t *blk_off, const int64_t *it_row, int64_t ni,
+                                 const int64_t *coff, int64_t nk, const int64_t *cell_start,
+                                 const uint64_t *ekeys, const double *ebox, const int64_t *eids,
+                                 int64_t gap, int64_t *cnt, uint32_t *hits, int64_t *item);
+/* vsg_grid_emit_chunk for every chunk k with hits: its pairs into
+ * pkeys/pb from off[k]. */
+vsg_status vsg_launch_cand_emit(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,
+                                const int64_t *blk_off, const int64_t *it_row,
+                                const int64_t *coff, int64_t nk, const int64_t *cell_start,
+                                const int64_t *eids, const uint32_t *hits, const int64_t *item,
+                                int bbits, const int64_t *off, uint64_t *pkeys, int64_t *pb);
 /* pa[k] = pkeys[k] >> bbits. */
 vsg_status vsg_launch_cand_decode(vsg_gpu *g, const uint64_t *pkeys, int64_t n, int bbits,
                                   int64_t *pa);

@@ -224,16 +224,26 @@ VSG_HD void vsg_grid_emit(uint64_t *pkeys, int64_t *pb, int64_t k, int64_t i, in
     }
 }
 
+/* Whether pair (i, j) is asked for: every pair (gap 0), or, in a join of
+ * one set of boxes with itself, only those with j >= i + gap (gap >= 1:
+ * each unordered pair once; 2 also leaves out i's neighbour i + 1, which
+ * the caller tests on its own). */
+VSG_HD int vsg_grid_wanted(int64_t i, int64_t j, int64_t gap)
+{
+    return gap <= 0 || j - i >= gap;
+}
+
 /* Probes the grid with block blk of box a (row i): counts the b entries it
  * pairs with in those cells (and, for block 0, the big cell), and when
  * pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j and
- * pb[off + k] = j. cell_start has big + 2 entries; ebox and eid are the
- * entries' boxes and b rows, in cell order. *work (may be NULL) gets the
- * cells and entries visited. Returns the count. */
+ * pb[off + k] = j; only pairs vsg_grid_wanted with gap. cell_start has
+ * big + 2 entries; ebox and eid are the entries' boxes and b rows, in cell
+ * order. *work (may be NULL) gets the cells and entries visited. Returns
+ * the count. */
 VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int64_t blk,
                               const int64_t *cell_start, const double *ebox,
-                              const int64_t *eid, int bbits, int64_t off, uint64_t *pkeys,
-                              int64_t *pb, int64_t *work)
+                              const int64_t *eid, int64_t gap, int bbits, int64_t off,
+                              uint64_t *pkeys, int64_t *pb, int64_t *work)
 {
     if (!vsg_grid_box_valid(a))
         return 0;
@@ -250,7 +260,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
         for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
             const double *b = ebox + 4 * e;
             visited++;
-            if (!vsg_box_meets(a, b))
+            if (!vsg_grid_wanted(i, eid[e], gap) || !vsg_box_meets(a, b))
                 continue;
             /* report only in the cell of the intersection's low corner */
             if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
@@ -262,7 +272,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
     for (int64_t e = blk == 0 ? cell_start[g->big] : 0;
          blk == 0 && e < cell_start[g->big + 1]; e++) {
         visited++;
-        if (!vsg_box_meets(a, ebox + 4 * e))
+        if (!vsg_grid_wanted(i, eid[e], gap) || !vsg_box_meets(a, ebox + 4 * e))
             continue;
         vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
     }
@@ -296,6 +306,19 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
  * probe (an entry's own cell is its sort key), so it comes out once; a
  * row's pairs come out by grid row, by cell, then the big cell. */
 #define VSG_GRID_CHUNK 32
+#if VSG_GRID_CHUNK > 32
+#error "a chunk's pairs are marked in the bits of one uint32_t"
+#endif
+
+/* The index of the lowest set bit of v (v != 0). */
+VSG_HD int vsg_grid_low_bit(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return __ffs((int)v) - 1;
+#else
+    return __builtin_ctz(v);
+#endif
+}
 
 /* Items of box a: one per grid row its cells span; 0 for a box that meets
  * nothing. */
@@ -335,40 +358,68 @@ VSG_HD int64_t vsg_grid_chunks(int64_t n)
 }
 
 /* Tests part p of item k of box a (row i): its candidates [p *
- * VSG_GRID_CHUNK, (p + 1) * VSG_GRID_CHUNK). Counts the pairs and, when
- * pkeys is not NULL, writes pkeys[off + n] = (i << bbits) | j and
- * pb[off + n] = j. *work (may be NULL) gets the candidates tested. */
+ * VSG_GRID_CHUNK, (p + 1) * VSG_GRID_CHUNK), r0 = p * VSG_GRID_CHUNK.
+ * Counts the pairs (those vsg_grid_wanted with gap) and sets bit r - r0
+ * of *hits for each (the count pass; the fill pass, vsg_grid_emit_chunk,
+ * writes them from the bits: no box is read or tested twice). *work (may
+ * be NULL) gets the candidates tested. */
 VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t i, int64_t k,
                                     int64_t p, const int64_t *cell_start,
                                     const uint64_t *ekeys, const double *ebox,
-                                    const int64_t *eid, int bbits, int64_t off,
-                                    uint64_t *pkeys, int64_t *pb, int64_t *work)
+                                    const int64_t *eid, int64_t gap, uint32_t *hits,
+                                    int64_t *work)
 {
     int64_t cy, e0, e1, b0, b1;
     int64_t len = vsg_grid_item_runs(g, a, k, cell_start, &cy, &e0, &e1, &b0, &b1);
     int64_t r0 = p * VSG_GRID_CHUNK, r1 = r0 + VSG_GRID_CHUNK < len ? r0 + VSG_GRID_CHUNK : len;
     int64_t n = 0, row_len = e1 - e0;
+    uint32_t bits = 0;
     const int64_t row0 = cy * g->gx;
     /* the row's run: positions [r0, min(r1, row_len)) */
-    for (int64_t e = e0 + r0; e < e0 + (r1 < row_len ? r1 : row_len); e++) {
+    for (int64_t r = r0; r < (r1 < row_len ? r1 : row_len); r++) {
+        int64_t e = e0 + r;
         const double *b = ebox + 4 * e;
-        if (!vsg_box_meets(a, b))
+        if (!vsg_box_meets(a, b) || !vsg_grid_wanted(i, eid[e], gap))
             continue;
         /* only in the cell of the intersection's low corner */
         if (vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy ||
             (uint64_t)(row0 + vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx)) != ekeys[e])
             continue;
-        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
+        bits |= (uint32_t)1 << (r - r0);
+        n++;
     }
     /* the big cell's run: positions [max(r0, row_len), r1) */
-    for (int64_t e = b0 + (r0 > row_len ? r0 - row_len : 0); e < b0 + (r1 - row_len); e++) {
-        if (!vsg_box_meets(a, ebox + 4 * e))
+    for (int64_t r = r0 > row_len ? r0 : row_len; r < r1; r++) {
+        int64_t e = b0 + (r - row_len);
+        if (!vsg_box_meets(a, ebox + 4 * e) || !vsg_grid_wanted(i, eid[e], gap))
             continue;
-        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
+        bits |= (uint32_t)1 << (r - r0);
+        n++;
     }
+    *hits = bits;
     if (work)
         *work = r1 - r0;
     return n;
+}
+
+/* Writes the pairs of part p of item k of box a (row i) that the count
+ * pass marked in hits, in position order (the order the count met them):
+ * pkeys[off + n] = (i << bbits) | j, pb[off + n] = j. */
+VSG_HD void vsg_grid_emit_chunk(const vsg_grid *g, const double *a, int64_t i, int64_t k,
+                                int64_t p, const int64_t *cell_start, const int64_t *eid,
+                                uint32_t hits, int bbits, int64_t off, uint64_t *pkeys,
+                                int64_t *pb)
+{
+    int64_t cy, e0, e1, b0, b1;
+    vsg_grid_item_runs(g, a, k, cell_start, &cy, &e0, &e1, &b0, &b1);
+    int64_t r0 = p * VSG_GRID_CHUNK, row_len = e1 - e0, n = 0;
+    while (hits) {
+        int bit = vsg_grid_low_bit(hits);
+        hits &= hits - 1;
+        int64_t r = r0 + bit;
+        int64_t e = r < row_len ? e0 + r : b0 + (r - row_len);
+        vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
+    }
 }
 
 /* Bits to hold values 0 .. n - 1 (at least 1). */

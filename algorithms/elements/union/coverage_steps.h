@@ -83,6 +83,7 @@ enum {
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
     VSG_COV_NODING,       /* n_pairs   */
+    VSG_COV_NODING_NEXT,  /* R.n - 1   */
     VSG_COV_RUN_HEAD,     /* R.n       */
     VSG_COV_RUN_INIT,     /* R.n       */
     VSG_COV_RUN_LINK,     /* n_runs    */
@@ -222,6 +223,9 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_NODING:
         vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
+        return 1;
+    case VSG_COV_NODING_NEXT:   /* the pairs the join leaves out */
+        vsg_cov_noding(R, i, i + 1, c->bad);
         return 1;
     case VSG_COV_RUN_HEAD:
         c->is_head[i] = vsg_cov_run_is_head(i, c->next);

@@ -16,7 +16,8 @@
  *            of the cell-sorted entries each), scan; each item cut into
  *            chunks of at most VSG_GRID_CHUNK candidates, scan; one chunk
  *            per thread, so no thread's work grows with a box or a cell:
- *            count each chunk's pairs, scan, fill keys (i << bbits | j)
+ *            count each chunk's pairs and mark them in its 32 hit bits,
+ *            scan, write keys (i << bbits | j) from the bits
  *   Phase 4  sort the keys (a row's pairs come from several cells), unless
  *            the caller orders them itself or needs no order; decode
  *
@@ -141,37 +142,52 @@ static vsg_status step_item_chunks(vsg_exec *x, const vsg_grid *grid, const doub
 }
 
 /* One chunk of an item's candidates per thread (elements/filter/grid.h,
- * the device-shaped probe): off NULL: cnt[k] = pairs of chunk k; else
- * fill pkeys/pb from off[k]. */
+ * the device-shaped probe): cnt[k] = pairs of chunk k, hits[k] their
+ * positions, item[k] the chunk's item (so the fill needs no search). */
 static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
-                             int64_t na, const int64_t *blk_off, const int64_t *it_row,
-                             int64_t ni, const int64_t *coff, int64_t nk,
-                             const int64_t *cell_start, const uint64_t *ekeys,
-                             const double *ebox, const int64_t *eids, int bbits, int64_t *cnt,
-                             const int64_t *off, uint64_t *pkeys, int64_t *pb)
+                             const int64_t *blk_off, const int64_t *it_row, int64_t ni,
+                             const int64_t *coff, int64_t nk, const int64_t *cell_start,
+                             const uint64_t *ekeys, const double *ebox, const int64_t *eids,
+                             int64_t gap, int64_t *cnt, uint32_t *hits, int64_t *item)
 {
     vsg_status launched = vsg_exec_launch(x, "candidates probe");
     if (launched != VSG_OK)
         return launched;
     if (vsg_step_on_gpu(x))
-        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, na, blk_off, it_row, ni,
-                                     coff, nk, cell_start, ekeys, ebox, eids, bbits, cnt, off,
-                                     pkeys, pb));
-    (void)na;
+        GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, blk_off, it_row, ni, coff,
+                                     nk, cell_start, ekeys, ebox, eids, gap, cnt, hits, item));
     int64_t most = 0;
     for (int64_t k = 0; k < nk; k++) {
-        if (off && off[k + 1] == off[k])
-            continue;   /* the fill pass: a chunk the count found no pair in */
         int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t], w = 0;
-        int64_t n = vsg_grid_probe_chunk(grid, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
-                                         cell_start, ekeys, ebox, eids, bbits,
-                                         off ? off[k] : 0, off ? pkeys : NULL,
-                                         off ? pb : NULL, &w);
-        if (!off)
-            cnt[k] = n;
+        item[k] = t;
+        cnt[k] = vsg_grid_probe_chunk(grid, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
+                                      cell_start, ekeys, ebox, eids, gap, hits + k, &w);
         most = w + 1 > most ? w + 1 : most;   /* the candidates and the item */
     }
     vsg_exec_note_work(x, most);
+    return VSG_OK;
+}
+
+/* The pairs the probe marked, written from off[k]. */
+static vsg_status step_emit(vsg_exec *x, const vsg_grid *grid, const double *boxes_a,
+                            const int64_t *blk_off, const int64_t *it_row,
+                            const int64_t *coff, int64_t nk, const int64_t *cell_start,
+                            const int64_t *eids, const uint32_t *hits, const int64_t *item,
+                            int bbits, const int64_t *off, uint64_t *pkeys, int64_t *pb)
+{
+    vsg_status launched = vsg_exec_launch(x, "candidates emit");
+    if (launched != VSG_OK)
+        return launched;
+    if (vsg_step_on_gpu(x))
+        GPU_OR(vsg_launch_cand_emit(vsg_exec_gpu(x), grid, boxes_a, blk_off, it_row, coff, nk,
+                                    cell_start, eids, hits, item, bbits, off, pkeys, pb));
+    for (int64_t k = 0; k < nk; k++) {
+        if (!hits[k])
+            continue;
+        int64_t t = item[k], i = it_row[t];
+        vsg_grid_emit_chunk(grid, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t], cell_start,
+                            eids, hits[k], bbits, off[k], pkeys, pb);
+    }
     return VSG_OK;
 }
 
@@ -192,8 +208,9 @@ static vsg_status step_decode(vsg_exec *x, const uint64_t *pkeys, int64_t n, int
 typedef struct {
     vsg_grid *grid;
     int64_t *cnt_b, *off_b, *eids, *cell_start, *blk, *blk_off, *it_row, *nch, *coff, *cnt_a,
-        *off_a;
+        *off_a, *item;
     uint64_t *ekeys, *pkeys;
+    uint32_t *hits;
     double *ebox;
 } cand_scratch;
 
@@ -211,13 +228,15 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
     vsg_exec_free(x, s->coff);
     vsg_exec_free(x, s->cnt_a);
     vsg_exec_free(x, s->off_a);
+    vsg_exec_free(x, s->item);
+    vsg_exec_free(x, s->hits);
     vsg_exec_free(x, s->ekeys);
     vsg_exec_free(x, s->pkeys);
     vsg_exec_free(x, s->ebox);
 }
 
 static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
-                      int64_t nb, int sorted, vsg_pairs *out, cand_scratch *s)
+                      int64_t nb, int sorted, int64_t gap, vsg_pairs *out, cand_scratch *s)
 {
     vsg_status st = VSG_OK;
     const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
@@ -248,8 +267,8 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(step_cells(x, boxes_b, s->ekeys, s->eids, ne, slots, s->ebox, s->cell_start));
 
     /* Phase 3: items (a row, grid row of its cells), cut into chunks of
-     * at most VSG_GRID_CHUNK candidates; pairs per chunk: count, then
-     * fill */
+     * at most VSG_GRID_CHUNK candidates; pairs per chunk: counted and
+     * marked, then written */
     TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
     TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
     TRY(step_items(x, s->grid, boxes_a, na, s->blk));
@@ -268,17 +287,17 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     s->nch = NULL;
     TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(int64_t), (void **)&s->cnt_a));
     TRY(vsg_exec_alloc(x, (size_t)(nk + 1) * sizeof(int64_t), (void **)&s->off_a));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, s->it_row, ni, s->coff, nk,
-                   s->cell_start, s->ekeys, s->ebox, s->eids, bbits, s->cnt_a, NULL, NULL,
-                   NULL));
+    TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(uint32_t), (void **)&s->hits));
+    TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(int64_t), (void **)&s->item));
+    TRY(step_probe(x, s->grid, boxes_a, s->blk_off, s->it_row, ni, s->coff, nk, s->cell_start,
+                   s->ekeys, s->ebox, s->eids, gap, s->cnt_a, s->hits, s->item));
     TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, nk));
     TRY(vsg_exec_read_i64(x, s->off_a + nk, &np));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(uint64_t), (void **)&s->pkeys));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->a));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(int64_t), (void **)&out->b));
-    TRY(step_probe(x, s->grid, boxes_a, na, s->blk_off, s->it_row, ni, s->coff, nk,
-                   s->cell_start, s->ekeys, s->ebox, s->eids, bbits, NULL, s->off_a, s->pkeys,
-                   out->b));
+    TRY(step_emit(x, s->grid, boxes_a, s->blk_off, s->it_row, s->coff, nk, s->cell_start,
+                  s->eids, s->hits, s->item, bbits, s->off_a, s->pkeys, out->b));
 
     /* Phase 4: (i, j) order (else the probe's: by i, then as the cells
      * hold them) */
@@ -291,7 +310,8 @@ done:
 }
 
 static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
-                             const double *boxes_b, int64_t nb, int sorted, vsg_pairs *out)
+                             const double *boxes_b, int64_t nb, int sorted, int64_t gap,
+                             vsg_pairs *out)
 {
     out->n = 0;
     out->a = out->b = NULL;
@@ -304,9 +324,9 @@ static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
         /* the CPU engine's own backend: one pass, no device-shaped steps */
         if (vsg_exec_host_plain(x))
             st = vsg_candidates_host_run(x, boxes_a, na, boxes_b, nb, cell_cap(nb), sorted,
-                                         out);
+                                         gap, out);
         else
-            st = run(x, boxes_a, na, boxes_b, nb, sorted, out, &s);
+            st = run(x, boxes_a, na, boxes_b, nb, sorted, gap, out, &s);
         scratch_free(x, &s);
         if (st != VSG_OK) {
             vsg_exec_free(x, out->a);
@@ -322,11 +342,19 @@ static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
 vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
                                 const double *boxes_b, int64_t nb, vsg_pairs *out)
 {
-    return candidates(x, boxes_a, na, boxes_b, nb, 1, out);
+    return candidates(x, boxes_a, na, boxes_b, nb, 1, 0, out);
 }
 
 vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
                                          const double *boxes_b, int64_t nb, vsg_pairs *out)
 {
-    return candidates(x, boxes_a, na, boxes_b, nb, 0, out);
+    return candidates(x, boxes_a, na, boxes_b, nb, 0, 0, out);
+}
+
+vsg_status vsg_stage_candidates_above(vsg_exec *x, const double *boxes, int64_t n, int64_t gap,
+                                      int sorted, vsg_pairs *out)
+{
+    if (gap < 1)
+        return VSG_ERR_INVALID_ARG;
+    return candidates(x, boxes, n, boxes, n, sorted, gap, out);
 }

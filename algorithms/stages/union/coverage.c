@@ -167,14 +167,19 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_PRED_CHECK, n));
     vsg_exec_stage_end(x, n, n);
 
-    /* unsorted: each pair is tested alone, and only marks its group */
-    TRY(vsg_stage_candidates_unsorted(x, c->R.box, n, c->R.box, n, &p));
+    /* each pair (i, j) once, i < j, unsorted: each is tested alone, and
+     * only marks its group. R's segments come in runs, so most segments'
+     * boxes meet the next one's: those pairs (i, i + 1), met or not, are
+     * tested by one item each, not found by the join. */
+    TRY(vsg_stage_candidates_above(x, c->R.box, n, 2, 0, &p));
     vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;
     c->pb = p.b;
     c->n_pairs = p.n;
     st = step(x, c, VSG_COV_NODING, p.n);
-    vsg_exec_stage_end(x, p.n, p.n);
+    if (st == VSG_OK && n > 1)
+        st = step(x, c, VSG_COV_NODING_NEXT, n - 1);
+    vsg_exec_stage_end(x, p.n + n, p.n);
 done:
     vsg_exec_free(x, p.a);
     vsg_exec_free(x, p.b);

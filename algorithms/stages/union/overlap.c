@@ -50,7 +50,7 @@ static vsg_status member_pairs(vsg_exec *x, vsg_ovu_ctx *c, vsg_scratch *s, cons
     vsg_status st;
     vsg_pairs j;
     memset(&j, 0, sizeof j);
-    TRY(vsg_stage_candidates(x, boxes, n, boxes, n, &j));
+    TRY(vsg_stage_candidates_above(x, boxes, n, 1, 1, &j));
     vsg_exec_stage_begin(x, "overlap_pairs");
     c->ja = j.a;
     c->jb = j.b;

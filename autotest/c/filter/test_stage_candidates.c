@@ -2,7 +2,8 @@
  * test_stage_candidates.c - the candidates stage (grid join) on the host backend:
  * equal to a brute-force box test and to the engine's STR tree; sorted,
  * unique; touching boxes, points, huge boxes; a huge box's probe split into
- * bounded items; the unsorted pairs are the same pairs, by row.
+ * bounded items; the unsorted pairs are the same pairs, by row; a set
+ * joined with itself above a gap.
  */
 #include "filter/filter_fixture.h"
 
@@ -209,6 +210,64 @@ static void candidates_equal_strtree(void)
     free(bb);
 }
 
+/* One set joined with itself, pairs with j >= i + gap: on both host
+ * paths, sorted and not, equal to the brute force (sorted: in (i, j)
+ * order; unsorted: by row, the same set), each once. Boxes in runs, as a
+ * ring's segments are, and some huge, some points, an inverted one. */
+static void candidates_above_equal_brute_force(void)
+{
+    const int64_t n = 1200;
+    double *b = malloc((size_t)n * 32);
+    double x = 500, y = 500;
+    for (int64_t i = 0; i < n; i++) {
+        double nx = x + (rng01() - 0.5) * 30, ny = y + (rng01() - 0.5) * 30;
+        if (i % 50 == 0)   /* a new run elsewhere */
+            nx = rng01() * 1000, ny = rng01() * 1000;
+        b[4 * i] = fmin(x, nx);
+        b[4 * i + 1] = fmin(y, ny);
+        b[4 * i + 2] = fmax(x, nx);
+        b[4 * i + 3] = fmax(y, ny);
+        x = nx;
+        y = ny;
+        if (i % 97 == 0)
+            random_box(b + 4 * i, 1000, i % 2 ? 0 : 700);
+    }
+    vsg_box_set_inverted(b + 4 * 7);
+    for (int plain = 0; plain < 2; plain++)
+        for (int64_t gap = 1; gap <= 2; gap++)
+            for (int sorted = 0; sorted < 2; sorted++) {
+                vsg_exec *xe = NULL;
+                vsg_pairs p;
+                REQUIRE(vsg_exec_create_host(&xe) == VSG_OK);
+                if (plain)
+                    vsg_exec_set_host_plain(xe);
+                REQUIRE(vsg_stage_candidates_above(xe, b, n, gap, sorted, &p) == VSG_OK);
+                unsigned char *seen = calloc((size_t)(n * n), 1);
+                int64_t want = 0, k = 0;
+                int ok = 1;
+                for (int64_t i = 0; i < n; i++)
+                    for (int64_t j = i + gap; j < n; j++) {
+                        if (!boxes_meet(b + 4 * i, b + 4 * j))
+                            continue;
+                        if (sorted && (k >= p.n || p.a[k] != i || p.b[k] != j))
+                            ok = 0;
+                        k++;
+                        want++;
+                    }
+                for (int64_t q = 0; q < p.n; q++)
+                    ok = ok && (q == 0 || p.a[q - 1] <= p.a[q]) && p.b[q] >= p.a[q] + gap &&
+                         boxes_meet(b + 4 * p.a[q], b + 4 * p.b[q]) &&
+                         seen[p.a[q] * n + p.b[q]]++ == 0;
+                CHECK(ok && p.n == want && want > n / 2);
+                CHECK(vsg_stage_candidates_above(xe, b, n, 0, sorted, &p) ==
+                      VSG_ERR_INVALID_ARG);
+                free(seen);
+                vsg_exec_free(xe, p.a);
+                vsg_exec_free(xe, p.b);
+                vsg_exec_destroy(xe);
+            }
+    free(b);
+}
 
 int main(void)
 {
@@ -217,6 +276,7 @@ int main(void)
     RUN(candidates_touching_boxes);
     RUN(candidates_equal_strtree);
     RUN(candidates_big_box_probe_is_split);
+    RUN(candidates_above_equal_brute_force);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }
