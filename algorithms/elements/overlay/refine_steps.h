@@ -20,6 +20,8 @@ typedef struct {
     int64_t n_pairs;
     uint32_t *why;                   /* n_pairs                              */
     int kbits;                       /* bits of a coordinate index           */
+    int same_sides;                  /* one view on both sides (the overlap
+                                      * union's pairs i < j of one set)      */
     /* a join's candidates: (chunk or geometry of side 0, of side 1)         */
     const int64_t *ja, *jb;
     int64_t n_join;

@@ -17,8 +17,9 @@
 
 /* c over the sorted pairs (pair_a[k] of a, pair_b[k] of b), why[] of
  * n_pairs on the backend; the sides' rings and chunks. same_sides: a and
- * b are one view (prepared once). VSG_ERR_INVALID_ARG: the keys would not
- * fit (the caller does without the stage). */
+ * b are one view (prepared once), and every pair has pair_a < pair_b.
+ * VSG_ERR_INVALID_ARG: the keys would not fit (the caller does without
+ * the stage). */
 vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
                          const double *boxes_a, const vsg_col_view *b, const double *boxes_b,
                          const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
