@@ -40,10 +40,19 @@ typedef struct {
     uint64_t *in_key;                /* sorted by construction               */
     uint32_t *in_flags;
     int64_t *in_cnt, *in_pc;         /* pieces: count, offsets (n_inst + 1)  */
+    /* chunk pairs (n_join): their pair, first segments, side 1's segment
+     * count, the rows (side 0's segments) near side 1's chunk, the rows'
+     * offsets, the first instances of both chunks */
+    int64_t *cp_pair, *cp_ka, *cp_kb, *rw_cnt, *rw_off, *cp_ia0, *cp_ib0;
+    int32_t *cp_nb;
+    uint32_t *cp_rows;
+    /* rows: one segment of side 0's chunk against side 1's chunk */
+    int64_t n_rows;
+    int64_t *rw_cp;
+    uint8_t *rw_s;
+    uint32_t *rw_hits;               /* the segments of side 1 with nodes */
     /* events */
-    int64_t *cp_pair, *ev_cnt, *ev_off;
-    uint64_t *cp_hits;             /* VSG_REF_HIT_WORDS per chunk pair: the
-                                      segment pairs the count found nodes in */
+    int64_t *ev_cnt, *ev_off;        /* per row                              */
     int64_t n_ev;
     int64_t *ev_inst, *ev_idx;
     double *ev_x, *ev_y;
@@ -90,8 +99,11 @@ enum {
     VSG_REF_ITEM_KEY,       /* n_items                      */
     VSG_REF_INST_COUNT,     /* n_items                      */
     VSG_REF_INST_FILL,      /* n_items                      */
-    VSG_REF_CP_COUNT,       /* n_join (chunk pairs)         */
-    VSG_REF_CP_FILL,        /* n_join                       */
+    VSG_REF_CP_ROWS,        /* n_join (chunk pairs)         */
+    VSG_REF_ROW_FILL,       /* n_join                       */
+    VSG_REF_CP_COUNT,       /* n_rows                       */
+    VSG_REF_CP_INST,        /* n_join                       */
+    VSG_REF_CP_FILL,        /* n_rows                       */
     VSG_REF_EV_POS,         /* n_ev                         */
     VSG_REF_EV_INST,        /* n_ev (sorted by position)    */
     VSG_REF_EV_MARK,        /* n_ev (sorted by instance)    */
@@ -193,100 +205,144 @@ VSG_HD int64_t vsg_ref_prev_piece(const vsg_ref_ctx *c, int64_t q)
 
 /* ---- the steps ---------------------------------------------------------------- */
 
-/* A chunk pair's segment pairs with nodes: one bit each, row s (a segment
- * of side 0's chunk) holding 16 bits t (side 1's); chunks have at most
- * VSG_CHUNK_SEGS = 16 segments. */
-#define VSG_REF_HIT_WORDS 4
-#if VSG_CHUNK_SEGS != 16
-#error "the hit bits of a chunk pair assume chunks of 16 segments"
+/* ---- nodes: the segment pairs of chunk pairs, in rows ---------------------
+ * A chunk pair's 16 x 16 segment tests in one thread left most lanes of
+ * a warp idle (ncu, run K2 in docs/benchmarks.md: 2.6-3.5 of 32 threads
+ * active): most chunk pairs hold no pair of the refine (the overlap
+ * union's chunks of one member, or of members in no pair), and of the
+ * rest few segments come near the other chunk. So one item per chunk
+ * pair keeps its rows, the segments of side 0's chunk whose box meets
+ * side 1's chunk box (none where the chunks hold no pair), and one item
+ * per row tests its segment against side 1's chunk: counted first (the
+ * segments with nodes as bits), then written by revisiting only those.
+ * Rows come in chunk-pair order and segments in order within a row, so
+ * the events come in the order of the chunk pairs' loops before. */
+#if VSG_CHUNK_SEGS > 32
+#error "a chunk's rows and a row's hits are bits of one uint32_t"
 #endif
 
-VSG_HD uint32_t vsg_ref_hit_row(const uint64_t *hits, int s)
+VSG_HD int vsg_ref_popcount(uint32_t v)
 {
-    return (uint32_t)(hits[s >> 2] >> ((s & 3) * 16)) & 0xffffu;
+#ifdef __CUDA_ARCH__
+    return __popc(v);
+#else
+    return __builtin_popcount(v);
+#endif
 }
 
-VSG_HD void vsg_ref_hit_set(uint64_t *hits, int s, int t)
+/* Chunk pair i: its pair, its chunks' first segments, and the rows. */
+VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
 {
-    hits[s >> 2] |= (uint64_t)1 << ((s & 3) * 16 + t);
-}
-
-/* The nodes of chunk pair i's segment pairs: counted (fill = 0: ev_cnt[i],
- * and the segment pairs that have nodes as bits of cp_hits, s * 16 + t),
- * then written from ev_off[i] (fill = 1) by revisiting only those pairs:
- * the exact tests of the pairs without nodes, most of them, are made
- * once. Returns the segment pairs looked at. */
-VSG_HD int64_t vsg_ref_events(const vsg_ref_ctx *c, int64_t i, int fill)
-{
-    int64_t p = c->cp_pair[i];
-    uint64_t *hits = c->cp_hits + VSG_REF_HIT_WORDS * i;
-    if (!fill) {
-        c->ev_cnt[i] = 0;
-        for (int w = 0; w < VSG_REF_HIT_WORDS; w++)
-            hits[w] = 0;
-    }
-    /* the fill repeats only the chunk pairs the count found nodes in: the
-     * count already flagged every doubtful test (most pairs have none) */
-    if (p < 0 || (fill && c->ev_off[i + 1] == c->ev_off[i]))
-        return 0;
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
-    int64_t ra, rb, ka, kb;
-    int64_t na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
-    int64_t nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
-    int64_t n = 0, o = fill ? c->ev_off[i] : 0, looked = 0;
-    /* the first instances of both chunks: the rest are found next to them */
-    int64_t ia0 = fill && na > 0 ? vsg_ref_find_inst(c, p, 0, ka) : -1;
-    int64_t ib0 = fill && nb > 0 ? vsg_ref_find_inst(c, p, 1, kb) : -1;
+    int64_t ga = A->chunk_geom[c->ja[i]], gb = B->chunk_geom[c->jb[i]];
+    int64_t p = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
+    int64_t ka = 0, kb = 0, ra, rb, na = 0, nb = 0;
+    uint32_t rows = 0;
+    if (p >= 0) {
+        na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
+        nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
+    }
     const double *bb = B->chunk_box + 4 * c->jb[i];
-    for (int64_t s = 0; s < na; s++) {
+    for (int64_t s = 0; nb > 0 && s < na; s++) {
         int64_t k = ka + s;
-        uint32_t row = fill ? vsg_ref_hit_row(hits, (int)s) : 0xffffu;
-        if (!row)
-            continue;
         double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
         /* a segment off the other chunk's box meets none of its segments */
-        if (!fill && (fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] ||
-                      fmax(p0y, p1y) < bb[1] || fmin(p0y, p1y) > bb[3]))
-            continue;
-        int64_t ia = -1;
-        for (int64_t t = 0; t < nb; t++) {
-            if (!(row >> t & 1u))
-                continue;
-            int64_t m = kb + t;
-            double nx[4], ny[4];
-            looked++;
-            int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, B->v.x[m], B->v.y[m], B->v.x[m + 1],
-                                        B->v.y[m + 1], nx, ny);
-            if (cnt < 0) {
-                VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
-                continue;
-            }
-            if (cnt == 0)
-                continue;
-            if (!fill) {
-                vsg_ref_hit_set(hits, (int)s, (int)t);
-            } else {
-                if (ia < 0)
-                    ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
-                int64_t ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + t : -1);
-                if (ia < 0 || ib < 0) {
-                    VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
-                    ia = -1;
-                }
-                for (int e = 0; e < cnt; e++) {
-                    c->ev_inst[o + n + 2 * e] = ia;
-                    c->ev_inst[o + n + 2 * e + 1] = ib;
-                    c->ev_x[o + n + 2 * e] = c->ev_x[o + n + 2 * e + 1] = nx[e];
-                    c->ev_y[o + n + 2 * e] = c->ev_y[o + n + 2 * e + 1] = ny[e];
-                }
-            }
-            n += 2 * cnt;
+        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
+              fmin(p0y, p1y) > bb[3]))
+            rows |= (uint32_t)1 << s;
+    }
+    c->cp_pair[i] = p;
+    c->cp_ka[i] = ka;
+    c->cp_kb[i] = kb;
+    c->cp_nb[i] = (int32_t)nb;
+    c->cp_rows[i] = rows;
+    c->rw_cnt[i] = vsg_ref_popcount(rows);
+    return na + 1;
+}
+
+/* The rows of chunk pair i from rw_off[i]. */
+VSG_HD void vsg_ref_row_fill(const vsg_ref_ctx *c, int64_t i)
+{
+    uint32_t rows = c->cp_rows[i];
+    int64_t t = c->rw_off[i];
+    for (int s = 0; rows; s++, rows >>= 1)
+        if (rows & 1u) {
+            c->rw_cp[t] = i;
+            c->rw_s[t++] = (uint8_t)s;
         }
+}
+
+/* Chunk pair i's first instances of both chunks, where its rows have
+ * events: the rows' instances are found next to them. */
+VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
+{
+    int64_t p = c->cp_pair[i];
+    c->cp_ia0[i] = c->cp_ib0[i] = -1;
+    if (p < 0 || c->ev_off[c->rw_off[i + 1]] == c->ev_off[c->rw_off[i]])
+        return;
+    c->cp_ia0[i] = vsg_ref_find_inst(c, p, 0, c->cp_ka[i]);
+    c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->cp_kb[i]);
+}
+
+/* The nodes of row t (segment s of side 0's chunk against side 1's
+ * chunk): counted (fill = 0: ev_cnt[t], and the segments with nodes as
+ * bits of rw_hits[t]), then written from ev_off[t] (fill = 1) by
+ * revisiting only those: the exact tests of the pairs without nodes,
+ * most of them, are made once. Returns the segment pairs looked at. */
+VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
+{
+    int64_t i = c->rw_cp[t], p = c->cp_pair[i];
+    if (fill && c->ev_off[t + 1] == c->ev_off[t])
+        return 0;
+    const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
+    int s = c->rw_s[t];
+    int64_t k = c->cp_ka[i] + s, kb = c->cp_kb[i], nb = c->cp_nb[i];
+    uint32_t row = fill ? c->rw_hits[t] : 0xffffffffu, hits = 0;
+    double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
+    int64_t n = 0, o = fill ? c->ev_off[t] : 0, looked = 0, ia = -1;
+    int64_t ib0 = fill ? c->cp_ib0[i] : -1;
+    if (fill) {
+        int64_t ia0 = c->cp_ia0[i];
+        ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
+    }
+    for (int64_t u = 0; u < nb; u++) {
+        if (!(row >> u & 1u))
+            continue;
+        int64_t m = kb + u;
+        double nx[4], ny[4];
+        looked++;
+        int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, B->v.x[m], B->v.y[m], B->v.x[m + 1],
+                                    B->v.y[m + 1], nx, ny);
+        if (cnt < 0) {
+            VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
+            continue;
+        }
+        if (cnt == 0)
+            continue;
+        if (!fill) {
+            hits |= (uint32_t)1 << u;
+        } else {
+            int64_t ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + u : -1);
+            int64_t iw = ia;
+            if (ia < 0 || ib < 0) {
+                VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
+                iw = -1;
+            }
+            for (int e = 0; e < cnt; e++) {
+                c->ev_inst[o + n + 2 * e] = iw;
+                c->ev_inst[o + n + 2 * e + 1] = ib;
+                c->ev_x[o + n + 2 * e] = c->ev_x[o + n + 2 * e + 1] = nx[e];
+                c->ev_y[o + n + 2 * e] = c->ev_y[o + n + 2 * e + 1] = ny[e];
+            }
+        }
+        n += 2 * cnt;
     }
     if (fill && n > 0)
         c->touch[p] = 1;   /* every writer stores the same value */
-    if (!fill)
-        c->ev_cnt[i] = n;
+    if (!fill) {
+        c->rw_hits[t] = hits;
+        c->ev_cnt[t] = n;
+    }
     return looked;
 }
 
@@ -652,13 +708,18 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         }
         return n;
     }
-    case VSG_REF_CP_COUNT: {
-        int64_t ga = c->side[0].chunk_geom[c->ja[i]], gb = c->side[1].chunk_geom[c->jb[i]];
-        c->cp_pair[i] = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
-        return vsg_ref_events(c, i, 0);
-    }
+    case VSG_REF_CP_ROWS:
+        return vsg_ref_cp_rows(c, i);
+    case VSG_REF_ROW_FILL:
+        vsg_ref_row_fill(c, i);
+        return VSG_CHUNK_SEGS;
+    case VSG_REF_CP_COUNT:
+        return vsg_ref_row_events(c, i, 0);
+    case VSG_REF_CP_INST:
+        vsg_ref_cp_inst(c, i);
+        return 1;
     case VSG_REF_CP_FILL:
-        return vsg_ref_events(c, i, 1);
+        return vsg_ref_row_events(c, i, 1);
     case VSG_REF_EV_POS: {
         int64_t e = i, in = c->ev_inst[e];
         double ax, ay, bx, by;

@@ -8,8 +8,9 @@
  *   candidates       chunks of each side against the other side's boxes
  *   refine_segments  the segments of every pair near the other polygon
  *   candidates       chunk pairs (the segment-level join)
- *   refine_nodes     exact segment-pair nodes, sorted along each segment;
- *                    the pieces between them
+ *   refine_nodes     exact segment-pair nodes (rows: one segment against
+ *                    a chunk), sorted along each segment; the pieces
+ *                    between them
  *   refine_labels    each piece inside, outside or along the other polygon,
  *                    at the nodes by exact angular order, elsewhere from
  *                    its predecessor (pointer jumping); rings with no node
@@ -172,19 +173,36 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     c->n_join = cp.n;
     TRY(get(x, s, (size_t)c->n_pairs, &c->touch));
     TRY(vsg_exec_memset(x, c->touch, 0, (size_t)c->n_pairs));
+    /* the chunk pairs' rows (elements/overlay/refine_steps.h says why) */
     TRY(get(x, s, (size_t)cp.n * I64, &c->cp_pair));
-    TRY(get(x, s, (size_t)cp.n * I64, &c->ev_cnt));
-    TRY(get(x, s, (size_t)(cp.n + 1) * I64, &c->ev_off));
-    TRY(get(x, s, (size_t)cp.n * VSG_REF_HIT_WORDS * sizeof(uint64_t), &c->cp_hits));
-    TRY(step(x, c, VSG_REF_CP_COUNT, cp.n));
-    TRY(vsg_scan_total(x, c->ev_cnt, c->ev_off, cp.n, &c->n_ev));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ka));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_kb));
+    TRY(get(x, s, (size_t)cp.n * sizeof(int32_t), &c->cp_nb));
+    TRY(get(x, s, (size_t)cp.n * sizeof(uint32_t), &c->cp_rows));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->rw_cnt));
+    TRY(get(x, s, (size_t)(cp.n + 1) * I64, &c->rw_off));
+    TRY(step(x, c, VSG_REF_CP_ROWS, cp.n));
+    TRY(vsg_scan_total(x, c->rw_cnt, c->rw_off, cp.n, &c->n_rows));
+    int64_t nr = c->n_rows;
+    TRY(get(x, s, (size_t)nr * I64, &c->rw_cp));
+    TRY(get(x, s, (size_t)nr, &c->rw_s));
+    TRY(get(x, s, (size_t)nr * sizeof(uint32_t), &c->rw_hits));
+    TRY(get(x, s, (size_t)nr * I64, &c->ev_cnt));
+    TRY(get(x, s, (size_t)(nr + 1) * I64, &c->ev_off));
+    TRY(step(x, c, VSG_REF_ROW_FILL, cp.n));
+    /* the rows' nodes: counted, then written */
+    TRY(step(x, c, VSG_REF_CP_COUNT, nr));
+    TRY(vsg_scan_total(x, c->ev_cnt, c->ev_off, nr, &c->n_ev));
     int64_t ne = c->n_ev;
+    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ia0));
+    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ib0));
+    TRY(step(x, c, VSG_REF_CP_INST, cp.n));
     TRY(get(x, s, (size_t)ne * I64, &c->ev_inst));
     TRY(get(x, s, (size_t)ne * I64, &c->ev_idx));
     TRY(get(x, s, (size_t)ne * F64, &c->ev_x));
     TRY(get(x, s, (size_t)ne * F64, &c->ev_y));
     TRY(get(x, s, (size_t)ne * sizeof(uint64_t), &c->ev_key));
-    TRY(step(x, c, VSG_REF_CP_FILL, cp.n));
+    TRY(step(x, c, VSG_REF_CP_FILL, nr));
     pairs_free(x, &cp);
     c->ja = c->jb = NULL;
     c->n_join = 0;
