@@ -64,7 +64,11 @@ typedef struct {
     int64_t *pc_inst;
     double *pc_x0, *pc_y0, *pc_x1, *pc_y1;
     uint32_t *pc_flags;              /* 1: start is a node, 2: end is        */
-    uint64_t *nd_key;                /* 2 per piece, sorted with nd_idx      */
+    uint64_t *nd_all;                /* 2 per piece: the node keys of its
+                                      * ends, VSG_COV_NOKEY where none        */
+    int64_t *nd_flag, *nd_off;       /* 2 per piece: keyed, and where to     */
+    int64_t n_nd;                    /* the piece ends at nodes              */
+    uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
     int64_t *val, *ptr, *val2, *ptr2;
@@ -98,7 +102,7 @@ enum {
     VSG_REF_ITEM_FILL,      /* n_join                       */
     VSG_REF_ITEM_KEY,       /* n_items                      */
     VSG_REF_INST_COUNT,     /* n_items                      */
-    VSG_REF_INST_FILL,      /* n_items                      */
+    VSG_REF_INST_FILL,      /* n_items x VSG_CHUNK_SEGS     */
     VSG_REF_CP_ROWS,        /* n_join (chunk pairs)         */
     VSG_REF_ROW_FILL,       /* n_join                       */
     VSG_REF_CP_COUNT,       /* n_rows                       */
@@ -111,7 +115,8 @@ enum {
     VSG_REF_PIECE_FIRST,    /* n_inst                       */
     VSG_REF_PIECE_SPLIT,    /* n_ev                         */
     VSG_REF_NODE_KEY,       /* n_pc                         */
-    VSG_REF_NODE_LABEL,     /* 2 n_pc (sorted positions)    */
+    VSG_REF_NODE_PACK,      /* 2 n_pc                       */
+    VSG_REF_NODE_LABEL,     /* n_nd (sorted positions)      */
     VSG_REF_PROP_INIT,      /* n_pc                         */
     VSG_REF_PROP_ROUND,     /* n_pc                         */
     VSG_REF_RAY_ROOT,       /* n_pc                         */
@@ -439,17 +444,23 @@ VSG_HD void vsg_ref_piece_split(const vsg_ref_ctx *c, int64_t q)
     VSG_OR_U32(c->pc_flags + pc + 1, VSG_REF_PC_S);
 }
 
+/* The node keys of piece q's two ends (end e = 2 q + z). Only ends at
+ * nodes get one, a minority: they alone are packed (NODE_PACK, in end
+ * order) and sorted, so the sort and the labels pass over the nodes, not
+ * over every piece end. */
 VSG_HD void vsg_ref_node_key(const vsg_ref_ctx *c, int64_t q)
 {
     int64_t p = c->in_pair[c->pc_inst[q]];
     int flat = vsg_ref_piece_flat(c, q);
     uint32_t f = c->pc_flags[q];
-    c->nd_idx[2 * q] = 2 * q;
-    c->nd_idx[2 * q + 1] = 2 * q + 1;
-    c->nd_key[2 * q] = !flat && (f & VSG_REF_PC_S)
-                           ? vsg_cov_node_key(p, c->pc_x0[q], c->pc_y0[q]) : VSG_COV_NOKEY;
-    c->nd_key[2 * q + 1] = !flat && (f & VSG_REF_PC_E)
-                               ? vsg_cov_node_key(p, c->pc_x1[q], c->pc_y1[q]) : VSG_COV_NOKEY;
+    uint64_t k0 = !flat && (f & VSG_REF_PC_S) ? vsg_cov_node_key(p, c->pc_x0[q], c->pc_y0[q])
+                                              : VSG_COV_NOKEY;
+    uint64_t k1 = !flat && (f & VSG_REF_PC_E) ? vsg_cov_node_key(p, c->pc_x1[q], c->pc_y1[q])
+                                              : VSG_COV_NOKEY;
+    c->nd_all[2 * q] = k0;
+    c->nd_all[2 * q + 1] = k1;
+    c->nd_flag[2 * q] = k0 != VSG_COV_NOKEY;
+    c->nd_flag[2 * q + 1] = k1 != VSG_COV_NOKEY;
     c->end_label[2 * q] = c->end_label[2 * q + 1] = 0;
 }
 
@@ -457,7 +468,7 @@ VSG_HD void vsg_ref_node_key(const vsg_ref_ctx *c, int64_t q)
  * piece ends at the same node. */
 VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
 {
-    int64_t n = 2 * c->n_pc;
+    int64_t n = c->n_nd;
     uint64_t h = c->nd_key[t];
     if (h == VSG_COV_NOKEY)
         return 1;
@@ -692,13 +703,17 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 1;
     }
     case VSG_REF_INST_FILL: {
-        int64_t t = c->it_idx[i], ring, k0;
+        /* one item per (item, segment u of its chunk): neighbouring items
+         * write neighbouring instances, so the stores coalesce (an item
+         * writing its chunk's 16 in a loop stored 8 bytes per sector) */
+        int64_t it = i / VSG_CHUNK_SEGS, u = i % VSG_CHUNK_SEGS;
+        int64_t t = c->it_idx[it], ring, k0;
         int side = c->it_side[t];
         int64_t n = vsg_ref_chunk_segs(&c->side[side], c->it_chunk[t], &k0, &ring);
-        if (n > 0 && c->side[side].dir[ring] == 0)
+        if (u == 0 && n > 0 && c->side[side].dir[ring] == 0)
             VSG_OR_U32(c->why + c->it_pair[t], VSG_REF_BAD_INPUT);   /* no orientation */
-        for (int64_t u = 0; u < n; u++) {
-            int64_t o = c->it_off[i] + u;
+        if (u < n) {
+            int64_t o = c->it_off[it] + u;
             c->in_pair[o] = c->it_pair[t];
             c->in_side[o] = (int8_t)side;
             c->in_k[o] = k0 + u;
@@ -706,7 +721,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
             c->in_key[o] = vsg_ref_inst_key(c->it_pair[t], side, k0 + u, c->kbits);
             c->in_flags[o] = 0;
         }
-        return n;
+        return 1;
     }
     case VSG_REF_CP_ROWS:
         return vsg_ref_cp_rows(c, i);
@@ -751,6 +766,12 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 2;
     case VSG_REF_NODE_KEY:
         vsg_ref_node_key(c, i);
+        return 1;
+    case VSG_REF_NODE_PACK:
+        if (c->nd_flag[i]) {
+            c->nd_key[c->nd_off[i]] = c->nd_all[i];
+            c->nd_idx[c->nd_off[i]] = i;
+        }
         return 1;
     case VSG_REF_NODE_LABEL:
         return vsg_ref_node_label(c, i);

@@ -142,7 +142,7 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)ni, &c->in_side));
     TRY(get(x, s, (size_t)ni * sizeof(uint64_t), &c->in_key));
     TRY(get(x, s, (size_t)ni * sizeof(uint32_t), &c->in_flags));
-    TRY(step(x, c, VSG_REF_INST_FILL, c->n_items));
+    TRY(step(x, c, VSG_REF_INST_FILL, c->n_items * VSG_CHUNK_SEGS));
 done:
     vsg_exec_stage_end(x, c->n_items, c->n_inst);
     if (c->same_sides)
@@ -327,12 +327,18 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     vsg_status st;
     int64_t np = c->n_pc, n_rays = 0;
     vsg_exec_stage_begin(x, "refine_labels");
-    TRY(get(x, s, (size_t)2 * np * sizeof(uint64_t), &c->nd_key));
-    TRY(get(x, s, (size_t)2 * np * I64, &c->nd_idx));
+    TRY(get(x, s, (size_t)2 * np * sizeof(uint64_t), &c->nd_all));
+    TRY(get(x, s, (size_t)2 * np * I64, &c->nd_flag));
+    TRY(get(x, s, (size_t)(2 * np + 1) * I64, &c->nd_off));
     TRY(get(x, s, (size_t)2 * np, &c->end_label));
     TRY(step(x, c, VSG_REF_NODE_KEY, np));
-    TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, 2 * np, 64));
-    TRY(step(x, c, VSG_REF_NODE_LABEL, 2 * np));
+    /* the ends at nodes only, in end order, then by key (stable) */
+    TRY(vsg_scan_total(x, c->nd_flag, c->nd_off, 2 * np, &c->n_nd));
+    TRY(get(x, s, (size_t)c->n_nd * sizeof(uint64_t), &c->nd_key));
+    TRY(get(x, s, (size_t)c->n_nd * I64, &c->nd_idx));
+    TRY(step(x, c, VSG_REF_NODE_PACK, 2 * np));
+    TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, c->n_nd, 64));
+    TRY(step(x, c, VSG_REF_NODE_LABEL, c->n_nd));
     TRY(get(x, s, (size_t)np * I64, &c->val));
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
     TRY(get(x, s, (size_t)np * I64, &c->val2));
