@@ -71,7 +71,8 @@ typedef struct {
     uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
-    int64_t *val, *ptr, *val2, *ptr2;
+    int8_t *val, *val2;               /* a piece's label (VSG_REF_*), 0: none */
+    int64_t *ptr, *ptr2;              /* the piece it is labelled from        */
     int64_t *gained;                 /* one flag: a round labelled a piece   */
     /* rays from the first vertex of rings with no node, side cur */
     int8_t *ray_label;               /* n_pc: 0, or the ring's label by ray  */

@@ -259,8 +259,8 @@ static vsg_status propagate(vsg_exec *x, vsg_ref_ctx *c)
         int64_t gained = 1;
         TRY(vsg_exec_memset(x, c->gained, 0, sizeof *c->gained));
         TRY(step(x, c, VSG_REF_PROP_ROUND, np));
-        int64_t *t = c->val; c->val = c->val2; c->val2 = t;
-        t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
+        int8_t *v = c->val; c->val = c->val2; c->val2 = v;
+        int64_t *t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
         if (r >= PROP_EARLY && r < last)
             TRY(vsg_exec_read_i64(x, c->gained, &gained));
         if (!gained)
@@ -339,9 +339,9 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_REF_NODE_PACK, 2 * np));
     TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, c->n_nd, 64));
     TRY(step(x, c, VSG_REF_NODE_LABEL, c->n_nd));
-    TRY(get(x, s, (size_t)np * I64, &c->val));
+    TRY(get(x, s, (size_t)np, &c->val));
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
-    TRY(get(x, s, (size_t)np * I64, &c->val2));
+    TRY(get(x, s, (size_t)np, &c->val2));
     TRY(get(x, s, (size_t)np * I64, &c->ptr2));
     TRY(get(x, s, sizeof *c->gained, &c->gained));
     TRY(get(x, s, (size_t)np, &c->ray_label));
