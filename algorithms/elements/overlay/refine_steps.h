@@ -71,20 +71,9 @@ typedef struct {
     uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
-    int8_t *val;                      /* a piece's label (VSG_REF_*), 0: none */
-    int64_t *ptr, *ptr2;              /* the piece it is labelled from; its
-                                       * run's head (vsg_ref_run_root)        */
+    int8_t *val, *val2;               /* a piece's label (VSG_REF_*), 0: none */
+    int64_t *ptr, *ptr2;              /* the piece it is labelled from        */
     int64_t *gained;                 /* one flag: a round labelled a piece   */
-    /* the label rounds over runs (vsg_ref_run_*): per piece, the flags
-     * not-F, not-B and N, then their exclusive scans; the flags' arrays
-     * then hold the positions of the non-F and non-B pieces and the list
-     * of N pieces; each piece's N root (ptr2, -1: none); per N piece its
-     * label and successor, double-buffered (read the first, write the
-     * second, swapped after each round) */
-    int64_t *rn_ff, *rn_fb, *rn_fn, *rn_nf, *rn_nb, *rn_nn;
-    int64_t n_rn;
-    int8_t *rn_val, *rn_val2;
-    int64_t *rn_next, *rn_next2;
     /* rays from the first vertex of rings with no node, side cur */
     int8_t *ray_label;               /* n_pc: 0, or the ring's label by ray  */
     int64_t *ray_root, *ray_off;     /* n_pc, n_pc + 1                       */
@@ -130,12 +119,7 @@ enum {
     VSG_REF_NODE_PACK,      /* 2 n_pc                       */
     VSG_REF_NODE_LABEL,     /* n_nd (sorted positions)      */
     VSG_REF_PROP_INIT,      /* n_pc                         */
-    VSG_REF_RUN_KIND,       /* n_pc                         */
-    VSG_REF_RUN_POS,        /* n_pc                         */
-    VSG_REF_RUN_ROOT,       /* n_pc                         */
-    VSG_REF_RUN_INIT,       /* n_rn                         */
-    VSG_REF_PROP_ROUND,     /* n_rn                         */
-    VSG_REF_RUN_EXPAND,     /* n_pc                         */
+    VSG_REF_PROP_ROUND,     /* n_pc                         */
     VSG_REF_RAY_ROOT,       /* n_pc                         */
     VSG_REF_RAY_FILL,       /* n_pc                         */
     VSG_REF_RAY_CROSS,      /* n_join (ray, chunk)          */
@@ -556,95 +540,21 @@ VSG_HD void vsg_ref_prop_init(const vsg_ref_ctx *c, int64_t q)
         c->ptr[q] = pr;
 }
 
-/* ---- the label rounds over runs --------------------------------------------
- * After PROP_INIT a piece q is labelled (val != 0), a root (ptr == q:
- * nothing to follow), or takes the label of ptr[q]. Pieces of one ring
- * and pair lie side by side, so ptr[q] is nearly always q - 1 (the ring
- * runs forward: q is F) or q + 1 (backward: B); the others are N. The
- * label of an F piece is that of the last non-F piece below it, of a B
- * piece that of the first non-B piece above it (the pieces between are
- * unlabelled links of one run); that piece is N, or the run closes a
- * two-piece loop (an F run entered from a B piece, which links back into
- * it), which no label reaches. So the pointer jumping runs over the N
- * pieces only, each linked to the N root of its ptr, and one item per
- * piece copies its root's label: the same labels as jumping over every
- * piece, in rounds over far fewer items and as many of them as the runs'
- * chains are long, not the rings'. */
-VSG_HD int vsg_ref_run_kind(const vsg_ref_ctx *c, int64_t q)
+/* One round of pointer jumping towards each piece's labelled source. */
+VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
 {
     int64_t t = c->ptr[q];
-    if (c->val[q] != 0 || t == q)
-        return 0;                       /* N: labelled, or a root */
-    return t == q - 1 ? 1 : t == q + 1 ? 2 : 0;   /* F, B, or N */
-}
-
-VSG_HD void vsg_ref_run_flags(const vsg_ref_ctx *c, int64_t q)
-{
-    int k = vsg_ref_run_kind(c, q);
-    c->rn_ff[q] = k != 1;
-    c->rn_fb[q] = k != 2;
-    c->rn_fn[q] = k == 0;
-}
-
-/* The positions: posF (in rn_ff) of the non-F pieces, posB (in rn_fb) of
- * the non-B, the list (in rn_fn) of the N, each by its rank. */
-VSG_HD void vsg_ref_run_pos(const vsg_ref_ctx *c, int64_t q)
-{
-    int k = vsg_ref_run_kind(c, q);
-    if (k != 1)
-        c->rn_ff[c->rn_nf[q]] = q;
-    if (k != 2)
-        c->rn_fb[c->rn_nb[q]] = q;
-    if (k == 0)
-        c->rn_fn[c->rn_nn[q]] = q;
-}
-
-/* ptr2[q] = the N piece whose label q takes, or -1 (a two-piece loop). */
-VSG_HD void vsg_ref_run_root(const vsg_ref_ctx *c, int64_t q)
-{
-    int k = vsg_ref_run_kind(c, q);
-    int64_t r = q;
-    if (k == 1)
-        r = c->rn_ff[c->rn_nf[q] - 1];   /* the last non-F below q: q - 1 exists */
-    else if (k == 2)
-        r = c->rn_fb[c->rn_nb[q]];       /* the first non-B above q: q + 1 exists */
-    c->ptr2[q] = vsg_ref_run_kind(c, r) == 0 ? r : -1;
-}
-
-/* N piece of rank u: its label, and the rank of the N root of the piece
- * it takes its label from (itself where it has one, is a root, or follows
- * into a loop: it stays unlabelled, as jumping would leave it). */
-VSG_HD void vsg_ref_run_init(const vsg_ref_ctx *c, int64_t u)
-{
-    int64_t q = c->rn_fn[u], t = c->ptr[q];
-    c->rn_val[u] = c->val[q];
-    c->rn_next[u] = u;
-    if (c->val[q] == 0 && t != q && c->ptr2[t] >= 0)
-        c->rn_next[u] = c->rn_nn[c->ptr2[t]];
-}
-
-/* One round of pointer jumping over the N pieces, by rank. */
-VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t u)
-{
-    int64_t t = c->rn_next[u];
-    if (c->rn_val[u] != 0 || t == u) {
-        c->rn_val2[u] = c->rn_val[u];
-        c->rn_next2[u] = t;
-    } else if (c->rn_val[t] != 0) {
-        c->rn_val2[u] = c->rn_val[t];
-        c->rn_next2[u] = t;
+    if (c->val[q] != 0 || t == q) {
+        c->val2[q] = c->val[q];
+        c->ptr2[q] = t;
+    } else if (c->val[t] != 0) {
+        c->val2[q] = c->val[t];
+        c->ptr2[q] = t;
         *c->gained = 1;   /* every writer stores the same value */
     } else {
-        c->rn_val2[u] = 0;
-        c->rn_next2[u] = c->rn_next[t];
+        c->val2[q] = 0;
+        c->ptr2[q] = c->ptr[t];
     }
-}
-
-/* Every piece's label: its N root's. */
-VSG_HD void vsg_ref_run_expand(const vsg_ref_ctx *c, int64_t q)
-{
-    int64_t r = c->ptr2[q];
-    c->val[q] = r >= 0 ? c->rn_val[c->rn_nn[r]] : 0;
 }
 
 /* Piece q of side cur roots a ray when nothing labelled it: its ring has
@@ -869,23 +779,8 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
     case VSG_REF_PROP_INIT:
         vsg_ref_prop_init(c, i);
         return VSG_COV_MAX_REPEAT;
-    case VSG_REF_RUN_KIND:
-        vsg_ref_run_flags(c, i);
-        return 1;
-    case VSG_REF_RUN_POS:
-        vsg_ref_run_pos(c, i);
-        return 1;
-    case VSG_REF_RUN_ROOT:
-        vsg_ref_run_root(c, i);
-        return 1;
-    case VSG_REF_RUN_INIT:
-        vsg_ref_run_init(c, i);
-        return 1;
     case VSG_REF_PROP_ROUND:
         vsg_ref_prop_round(c, i);
-        return 1;
-    case VSG_REF_RUN_EXPAND:
-        vsg_ref_run_expand(c, i);
         return 1;
     case VSG_REF_RAY_ROOT:
         c->ray_root[i] = vsg_ref_ray_root(c, i);

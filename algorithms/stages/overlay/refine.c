@@ -241,43 +241,31 @@ done:
     return st;
 }
 
-/* Labels along the rings by pointer jumping over the pieces that head a
- * run (elements/overlay/refine_steps.h, "the label rounds over runs"):
- * three scans rank them, one read sizes them. Round k labels the heads
+/* Labels along the rings by pointer jumping. Round k labels the pieces
  * 2^(k-1) .. 2^k - 1 hops from their labelled source, so a round that
  * labels nothing ends the chains: every piece still without a label sits
- * on a loop with none (a ring with no node: rays, below) or after a
- * missing predecessor (handed back). The flag is read after every round
- * from the PROP_EARLY-th on (one scalar each, against a pass over every
- * head); 2^rounds exceeding any chain bounds the loop. Then every piece
- * takes its head's label. */
+ * on a loop with none (a ring with no node: rays, below) or after a missing
+ * predecessor (handed back). The flag is read after every round from the
+ * PROP_EARLY-th on (one scalar each, against a pass over every piece);
+ * 2^rounds exceeding any chain bounds the loop. */
 enum { PROP_EARLY = 4 };
 
 static vsg_status propagate(vsg_exec *x, vsg_ref_ctx *c)
 {
     vsg_status st;
-    int64_t np = c->n_pc, nl = 0;
+    int64_t np = c->n_pc;
     TRY(step(x, c, VSG_REF_PROP_INIT, np));
-    TRY(step(x, c, VSG_REF_RUN_KIND, np));
-    TRY(vsg_exec_scan_i64(x, c->rn_ff, c->rn_nf, np));
-    TRY(vsg_exec_scan_i64(x, c->rn_fb, c->rn_nb, np));
-    TRY(vsg_scan_total(x, c->rn_fn, c->rn_nn, np, &nl));
-    c->n_rn = nl;
-    TRY(step(x, c, VSG_REF_RUN_POS, np));
-    TRY(step(x, c, VSG_REF_RUN_ROOT, np));
-    TRY(step(x, c, VSG_REF_RUN_INIT, nl));
-    for (int r = 1, last = vsg_bits_below(nl + 1) + 1; r <= last; r++) {
+    for (int r = 1, last = vsg_bits_below(np + 1) + 1; r <= last; r++) {
         int64_t gained = 1;
         TRY(vsg_exec_memset(x, c->gained, 0, sizeof *c->gained));
-        TRY(step(x, c, VSG_REF_PROP_ROUND, nl));
-        int8_t *v = c->rn_val; c->rn_val = c->rn_val2; c->rn_val2 = v;
-        int64_t *t = c->rn_next; c->rn_next = c->rn_next2; c->rn_next2 = t;
+        TRY(step(x, c, VSG_REF_PROP_ROUND, np));
+        int8_t *v = c->val; c->val = c->val2; c->val2 = v;
+        int64_t *t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
         if (r >= PROP_EARLY && r < last)
             TRY(vsg_exec_read_i64(x, c->gained, &gained));
         if (!gained)
             break;
     }
-    TRY(step(x, c, VSG_REF_RUN_EXPAND, np));
 done:
     return st;
 }
@@ -353,19 +341,8 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_REF_NODE_LABEL, c->n_nd));
     TRY(get(x, s, (size_t)np, &c->val));
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
+    TRY(get(x, s, (size_t)np, &c->val2));
     TRY(get(x, s, (size_t)np * I64, &c->ptr2));
-    TRY(get(x, s, (size_t)np * I64, &c->rn_ff));
-    TRY(get(x, s, (size_t)np * I64, &c->rn_fb));
-    TRY(get(x, s, (size_t)np * I64, &c->rn_fn));
-    TRY(get(x, s, (size_t)(np + 1) * I64, &c->rn_nf));
-    TRY(get(x, s, (size_t)(np + 1) * I64, &c->rn_nb));
-    TRY(get(x, s, (size_t)(np + 1) * I64, &c->rn_nn));
-    /* the heads' arrays sized for every piece: each propagation has its
-     * own heads */
-    TRY(get(x, s, (size_t)np, &c->rn_val));
-    TRY(get(x, s, (size_t)np, &c->rn_val2));
-    TRY(get(x, s, (size_t)np * I64, &c->rn_next));
-    TRY(get(x, s, (size_t)np * I64, &c->rn_next2));
     TRY(get(x, s, sizeof *c->gained, &c->gained));
     TRY(get(x, s, (size_t)np, &c->ray_label));
     TRY(vsg_exec_memset(x, c->ray_label, 0, (size_t)np));

@@ -32,9 +32,7 @@
  *     against small squares costs no item more than a few thousand units
  *     (counted, not timed);
  *   - where a GPU backend opens, the device gives the host's output bit
- *     for bit (otherwise "skip");
- *   - the label rounds over runs give every piece of random chains (runs
- *     both ways, loops, roots) the label a walk along them finds.
+ *     for bit (otherwise "skip").
  */
 #include <math.h>
 
@@ -54,7 +52,6 @@
 #include "columnar/columnar.h"
 #include "core/profile.h"
 #include "elements/overlay/refine.h"
-#include "elements/overlay/refine_steps.h"
 #include "exec/exec.h"
 #include "stages/stages.h"
 
@@ -1217,94 +1214,6 @@ static void device_matches_host(void)
     vsg_exec_destroy(gx);
 }
 
-/* ---- the label rounds over runs --------------------------------------------
- * Random pieces after PROP_INIT: labelled ones, roots, and links, most to a
- * neighbour (forward and backward runs, two-piece loops where a backward
- * piece meets a forward one), some anywhere (longer loops, chains into
- * other runs). The steps in the orchestrator's order (stages/overlay/
- * refine.c, propagate) must give every piece the label a walk along ptr
- * finds first, or none. */
-static void label_rounds_give_the_walk(void)
-{
-    int bad = 0;
-    for (int trial = 0; trial < 200; trial++) {
-        int64_t np = 1 + (int64_t)(rng_u64() % 3000);
-        vsg_ref_ctx c;
-        memset(&c, 0, sizeof c);
-        int8_t *val = calloc((size_t)np, 1), *want = calloc((size_t)np, 1);
-        int8_t *rv = calloc((size_t)np, 1), *rv2 = calloc((size_t)np, 1);
-        int64_t *a[11];
-        for (int k = 0; k < 11; k++)
-            a[k] = calloc((size_t)np + 1, sizeof(int64_t));
-        int64_t gained = 0;
-        c.val = val;
-        c.ptr = a[0];
-        c.ptr2 = a[1];
-        c.rn_ff = a[2]; c.rn_fb = a[3]; c.rn_fn = a[4];
-        c.rn_nf = a[5]; c.rn_nb = a[6]; c.rn_nn = a[7];
-        c.rn_next = a[8]; c.rn_next2 = a[9];
-        c.rn_val = rv; c.rn_val2 = rv2;
-        c.gained = &gained;
-        int dir = 1;
-        for (int64_t q = 0; q < np; q++) {
-            int r = (int)(rng_u64() % 100);
-            if (r < 8)
-                dir = -dir;   /* a new run, the other way */
-            if (r < 5) {
-                val[q] = (int8_t)(1 + rng_u64() % 4);
-                c.ptr[q] = q;
-            } else if (r < 8) {
-                c.ptr[q] = q;   /* a root: nothing to follow */
-            } else if (r < 12) {
-                c.ptr[q] = (int64_t)(rng_u64() % (uint64_t)np);
-            } else {
-                int64_t t = q + (dir > 0 ? -1 : 1);
-                c.ptr[q] = t >= 0 && t < np ? t : q;
-            }
-        }
-        for (int64_t q = 0; q < np; q++) {   /* the walk */
-            int64_t t = q;
-            for (int64_t s = 0; s <= np && val[t] == 0 && c.ptr[t] != t; s++)
-                t = c.ptr[t];
-            want[q] = val[t];
-        }
-        /* the orchestrator's steps, on the host */
-        for (int64_t q = 0; q < np; q++)
-            vsg_ref_run_flags(&c, q);
-        for (int k = 0; k < 3; k++) {
-            int64_t *in = k == 0 ? c.rn_ff : k == 1 ? c.rn_fb : c.rn_fn;
-            int64_t *out = k == 0 ? c.rn_nf : k == 1 ? c.rn_nb : c.rn_nn, acc = 0;
-            for (int64_t q = 0; q < np; q++) {
-                out[q] = acc;
-                acc += in[q];
-            }
-            out[np] = acc;
-        }
-        int64_t nl = c.rn_nn[np];
-        for (int64_t q = 0; q < np; q++)
-            vsg_ref_run_pos(&c, q);
-        for (int64_t q = 0; q < np; q++)
-            vsg_ref_run_root(&c, q);
-        for (int64_t u = 0; u < nl; u++)
-            vsg_ref_run_init(&c, u);
-        for (int round = 0; round < 64; round++) {
-            for (int64_t u = 0; u < nl; u++)
-                vsg_ref_prop_round(&c, u);
-            int8_t *v = c.rn_val; c.rn_val = c.rn_val2; c.rn_val2 = v;
-            int64_t *t = c.rn_next; c.rn_next = c.rn_next2; c.rn_next2 = t;
-        }
-        for (int64_t q = 0; q < np; q++)
-            vsg_ref_run_expand(&c, q);
-        for (int64_t q = 0; q < np; q++)
-            bad += val[q] != want[q];
-        free(val); free(want); free(rv); free(rv2);
-        for (int k = 0; k < 11; k++)
-            free(a[k]);
-    }
-    CHECK(bad == 0);
-    printf("  label rounds over runs: 200 random sets, %d labels unlike the walk's\n", bad);
-}
-
 int main(void)
 {
 #if defined(__GLIBC__) && defined(M_PERTURB)
@@ -1321,7 +1230,6 @@ int main(void)
     RUN(holes_one_ulp_apart);
     RUN(work_is_bounded);
     RUN(device_matches_host);
-    RUN(label_rounds_give_the_walk);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }
