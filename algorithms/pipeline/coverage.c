@@ -275,15 +275,23 @@ done:
     return st;
 }
 
+/* seen[g] = 1 for the groups with members in this call (NULL: out of
+ * memory, and nothing is counted by group). */
+static unsigned char *groups_seen(const int64_t *group_of, size_t n, int64_t n_groups)
+{
+    unsigned char *seen = vsg_calloc((size_t)n_groups + 1, 1);
+    for (size_t i = 0; seen && i < n; i++)
+        seen[group_of[i]] = 1;
+    return seen;
+}
+
 /* GPU_GROUPS, GPU_GROUPS_RERUN_ON_CPU, and the rows of the groups that
  * GEOS dissolves with the reason in the statement's warning. */
 static void count_gpu(vsg_engine *e, const int64_t *group_of, size_t n, int64_t n_groups,
                       const uint8_t *ok, const uint8_t *retried)
 {
     int64_t settled = 0, offered = 0, back_rows = 0, later_rows = 0;
-    unsigned char *seen = vsg_calloc((size_t)n_groups + 1, 1);
-    for (size_t i = 0; seen && i < n; i++)
-        seen[group_of[i]] = 1;
+    unsigned char *seen = groups_seen(group_of, n, n_groups);
     for (int64_t g = 0; seen && g < n_groups; g++) {
         offered += seen[g] && (ok[g] || !retried || !retried[g]);
         settled += seen[g] && ok[g];
@@ -475,12 +483,10 @@ static void count_all_back(vsg_engine *e, const int64_t *group_of, size_t n, int
 {
     if (out->parts_of_groups)
         return;
-    unsigned char *seen = vsg_calloc((size_t)n_groups + 1, 1);
+    unsigned char *seen = groups_seen(group_of, n, n_groups);
     int64_t groups = 0;
-    for (size_t i = 0; seen && i < n; i++) {
-        groups += !seen[group_of[i]];
-        seen[group_of[i]] = 1;
-    }
+    for (int64_t g = 0; seen && g < n_groups; g++)
+        groups += seen[g];
     free(seen);
     e->counts.gpu_groups_rerun_on_cpu += groups;
     if (rows_too)

@@ -27,6 +27,7 @@
 #ifndef VSG_ELEMENTS_GRID_H
 #define VSG_ELEMENTS_GRID_H
 
+#include "elements/bits.h"
 #include "elements/box.h"
 #include "elements/hd.h"
 #include "elements/owner.h"
@@ -310,16 +311,6 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
 #error "a chunk's pairs are marked in the bits of one uint32_t"
 #endif
 
-/* The index of the lowest set bit of v (v != 0). */
-VSG_HD int vsg_grid_low_bit(uint32_t v)
-{
-#ifdef __CUDA_ARCH__
-    return __ffs((int)v) - 1;
-#else
-    return __builtin_ctz(v);
-#endif
-}
-
 /* Items of box a: one per grid row its cells span; 0 for a box that meets
  * nothing. */
 VSG_HD int64_t vsg_grid_row_items(const vsg_grid *g, const double *a)
@@ -414,7 +405,7 @@ VSG_HD void vsg_grid_emit_chunk(const vsg_grid *g, const double *a, int64_t i, i
     vsg_grid_item_runs(g, a, k, cell_start, &cy, &e0, &e1, &b0, &b1);
     int64_t r0 = p * VSG_GRID_CHUNK, row_len = e1 - e0, n = 0;
     while (hits) {
-        int bit = vsg_grid_low_bit(hits);
+        int bit = vsg_low_bit_u32(hits);
         hits &= hits - 1;
         int64_t r = r0 + bit;
         int64_t e = r < row_len ? e0 + r : b0 + (r - row_len);

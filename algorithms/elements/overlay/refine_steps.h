@@ -11,6 +11,7 @@
 #ifndef VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
 #define VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
 
+#include "elements/bits.h"
 #include "elements/overlay/refine.h"
 
 typedef struct {
@@ -227,15 +228,6 @@ VSG_HD int64_t vsg_ref_prev_piece(const vsg_ref_ctx *c, int64_t q)
 #error "a chunk's rows and a row's hits are bits of one uint32_t"
 #endif
 
-VSG_HD int vsg_ref_popcount(uint32_t v)
-{
-#ifdef __CUDA_ARCH__
-    return __popc(v);
-#else
-    return __builtin_popcount(v);
-#endif
-}
-
 /* Chunk pair i: its pair, its chunks' first segments, and the rows. */
 VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
 {
@@ -262,7 +254,7 @@ VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
     c->cp_kb[i] = kb;
     c->cp_nb[i] = (int32_t)nb;
     c->cp_rows[i] = rows;
-    c->rw_cnt[i] = vsg_ref_popcount(rows);
+    c->rw_cnt[i] = vsg_popcount_u32(rows);
     return na + 1;
 }
 
