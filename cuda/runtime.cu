@@ -221,6 +221,14 @@ extern "C" vsg_status vsg_gpu_open(const vsg_gpu_settings *args, vsg_gpu **out, 
     uint64_t threshold = UINT64_MAX;
     OPEN_TRY(cudaMemPoolSetAttribute(g->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 
+    // What callers may plan their batches against (vsg_gpu_stats): the
+    // limit, else what the device had free when we opened it.
+    size_t free_b = 0, total_b = 0;
+    OPEN_TRY(cudaMemGetInfo(&free_b, &total_b));
+    g->stats.capacity_bytes = a.pool_limit > 0 && (size_t)a.pool_limit < free_b
+                                  ? a.pool_limit
+                                  : (int64_t)free_b;
+
     *out = g;
     return VSG_OK;
 }

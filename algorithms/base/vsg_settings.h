@@ -59,6 +59,9 @@ typedef struct {
     int64_t failed;           /* allocations that failed for good          */
     int64_t bytes_h2d;
     int64_t bytes_d2h;
+    int64_t capacity_bytes;   /* what the backend may hand out at most: the
+                                 pool limit, else (GPU) the device's free
+                                 memory when it was opened; 0: unknown   */
 } vsg_gpu_stats;
 
 #ifdef __cplusplus

@@ -198,6 +198,7 @@ static void host_flush_profile(vsg_exec *x, vsg_profile *p)
 static void host_get_stats(const vsg_exec *x, vsg_gpu_stats *s)
 {
     *s = x->stats;
+    s->capacity_bytes = x->host_limit;
 }
 
 /* Step marks on the host: the wall clock (exec.c made mark_t). */

@@ -146,12 +146,30 @@ static vsg_status write_groups(const cov_run *r, vsg_pool *pool, const uint8_t *
     return atomic_load(&w.nomem) ? VSG_ERR_NOMEM : VSG_OK;
 }
 
-/* Member vertices per overlap union call: its arrays take about 2.5 KB
+/* Member vertices per overlap union call. Its arrays take about 2.5 KB
  * per vertex on real data where members overlap their neighbours (the
  * refine labels each segment once per pair whose boxes it meets, about 16
- * pieces per vertex), so batches of whole groups up to 2^20 vertices keep
- * a call near 2.5 GB at any statement size; a larger group goes alone. */
-#define OVU_BATCH_VERTICES ((size_t)1 << 20)
+ * pieces per vertex; the statement's pool peaked at 3.6 KB per batch
+ * vertex in 2^20-vertex batches, run Z5 of docs/benchmarks.md). Each call
+ * pays fixed costs (launches, the host's reads of sizes, the label rounds)
+ * that fill the device only when its arrays are large, so a batch takes
+ * as many whole groups as half the backend's capacity holds at 4 KB a
+ * vertex, between 2^20 (and so where the capacity is unknown: the host
+ * backend without a limit) and 2^24 vertices; a larger group goes alone.
+ * A batch the device still cannot hold is halved (overlap_batch). */
+#define OVU_BYTES_PER_VERTEX ((int64_t)4096)
+#define OVU_BATCH_MIN ((size_t)1 << 20)
+#define OVU_BATCH_MAX ((size_t)1 << 24)
+
+static size_t ovu_batch_vertices(vsg_exec *x)
+{
+    vsg_gpu_stats s;
+    vsg_exec_get_stats(x, &s);
+    int64_t v = s.capacity_bytes / 2 / OVU_BYTES_PER_VERTEX;
+    if (v < (int64_t)OVU_BATCH_MIN)
+        return OVU_BATCH_MIN;
+    return v > (int64_t)OVU_BATCH_MAX ? OVU_BATCH_MAX : (size_t)v;
+}
 
 /* stage over members on x, in a run of its own freed before it returns
  * (the next stage has the backend's memory): ok[j] for its groups, their
@@ -186,9 +204,15 @@ static vsg_status union_call(const union_env *env, const int64_t *rows, union_st
     return st;
 }
 
+static vsg_status overlap_halves(const union_env *env, const int64_t *rows,
+                                 const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
+                                 const int64_t *g_of, vsg_group_union_out *out);
+
 /* One overlap union call over members sub (groups 0..G-1, out's groups
- * g_of[]). A stage that cannot take them (keys too wide, memory) settles
- * nothing and is no failure: GEOS unions those groups, counted. */
+ * g_of[]; a group's members consecutive). A stage that cannot take them
+ * settles nothing and is no failure: out of memory, the batch is halved
+ * by groups and each half tried again; keys too wide, or out of memory
+ * for one group, GEOS unions those groups, counted. */
 static vsg_status overlap_batch(const union_env *env, const int64_t *rows,
                                 const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
                                 const int64_t *g_of, vsg_group_union_out *out)
@@ -197,9 +221,35 @@ static vsg_status overlap_batch(const union_env *env, const int64_t *rows,
     vsg_status st = ok ? union_call(env, rows, vsg_stage_overlap_union, sub, grp, G, g_of, ok,
                                     out)
                        : VSG_ERR_NOMEM;
+    free(ok);
+    if (st == VSG_ERR_GPU_OOM && G > 1)
+        return overlap_halves(env, rows, sub, grp, G, g_of, out);
     if (st == VSG_ERR_INVALID_ARG || st == VSG_ERR_GPU_OOM)
         st = VSG_OK;   /* nothing settled: the stage failed before any WKB was written */
-    free(ok);
+    return st;
+}
+
+/* overlap_batch on groups [0, G/2) and [G/2, G) of sub, one after the
+ * other (the second's groups renumbered from 0). */
+static vsg_status overlap_halves(const union_env *env, const int64_t *rows,
+                                 const vsg_wkb_array *sub, const int64_t *grp, int64_t G,
+                                 const int64_t *g_of, vsg_group_union_out *out)
+{
+    int64_t h = G / 2;
+    size_t k = 0;
+    while (k < sub->count && grp[k] < h)
+        k++;
+    int64_t *grp2 = vsg_malloc((sub->count - k + 1) * sizeof *grp2);
+    if (!grp2)
+        return VSG_ERR_NOMEM;
+    for (size_t i = k; i < sub->count; i++)
+        grp2[i - k] = grp[i] - h;
+    vsg_wkb_array lo = {k, sub->wkb, sub->size};
+    vsg_wkb_array hi = {sub->count - k, sub->wkb + k, sub->size + k};
+    vsg_status st = overlap_batch(env, rows, &lo, grp, h, g_of, out);
+    if (st == VSG_OK)
+        st = overlap_batch(env, rows ? rows + k : NULL, &hi, grp2, G - h, g_of + h, out);
+    free(grp2);
     return st;
 }
 
@@ -252,9 +302,10 @@ static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
             grp[k] = j;
         }
     /* batches of consecutive groups up to the vertex budget */
+    const size_t budget = ovu_batch_vertices(env->x);
     for (int64_t j0 = 0, j1; st == VSG_OK && j0 < G; j0 = j1) {
         size_t v = verts[j0];
-        for (j1 = j0 + 1; j1 < G && v + verts[j1] <= OVU_BATCH_VERTICES; j1++)
+        for (j1 = j0 + 1; j1 < G && v + verts[j1] <= budget; j1++)
             v += verts[j1];
         size_t k0 = first[j0], k1 = first[j1];
         for (size_t k = k0; k < k1; k++)

@@ -306,6 +306,32 @@ def test_gpu_overlapping_groups_settled_by_the_overlap_union(nc_gpkg):
     assert gpu >= 0.9 * groups, md
 
 
+def test_overlap_batch_halved_when_the_pool_is_short(nc_gpkg):
+    """The overlap union takes as many groups a call as the pool holds
+    (pipeline/coverage.c); a call the pool cannot hold is halved by groups
+    and each half tried again, so a pool three quarters of the one-call
+    peak still settles every group on the GPU, within the limit, with
+    GEOS's answers (before, the whole call went to GEOS)."""
+    path = _with_shifted_copies(nc_gpkg, "nc", 0.3)
+    sql = "SELECT k, ST_Union(geom) AS geom FROM m GROUP BY k"
+    try:
+        cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+        free = vu.run_vsgpu(path, sql, config=GPU)
+        peak = int(free["metadata"]["GPU_POOL_PEAK_BYTES"])
+        limit = peak * 3 // 4
+        res = vu.run_vsgpu(path, sql, config=dict(GPU, VSGPU_GPU_POOL_LIMIT=str(limit)))
+    finally:
+        ogr.GetDriverByName("GPKG").DeleteDataSource(path)
+    _agree(free, cpu, "overlapping nc, no limit")
+    _agree(res, cpu, "overlapping nc, a pool of %d bytes" % limit)
+    groups = len(res["features"])
+    for r in (free, res):
+        md = r["metadata"]
+        assert int(md["GPU_GROUPS"]) == groups and int(md["GPU_GROUPS_RERUN_ON_CPU"]) == 0, md
+    assert int(res["metadata"]["GPU_POOL_PEAK_BYTES"]) <= limit, res["metadata"]
+    assert not [m for m in res["errors"].warnings if "re-run" in m], res["errors"].warnings
+
+
 def test_gpu_member_sharing_an_edge_the_same_way(tmp_path):
     """A large member and a small one inside it that share an edge in the
     same direction: the coverage union hands the group on (its rings then
