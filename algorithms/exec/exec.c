@@ -268,6 +268,17 @@ vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out)
     return st == VSG_OK ? vsg_exec_sync(x) : st;
 }
 
+vsg_status vsg_exec_read2_i64(vsg_exec *x, const int64_t *src_a, int64_t *out_a,
+                              const int64_t *src_b, int64_t *out_b)
+{
+    INJECT(x, VSG_FAULT_GPU_CALL, "download");
+    step_mark(x, "read (the host waits)", -1);
+    vsg_status st = x->m->download(x, out_a, src_a, sizeof *out_a);
+    if (st == VSG_OK)
+        st = x->m->download(x, out_b, src_b, sizeof *out_b);
+    return st == VSG_OK ? vsg_exec_sync(x) : st;
+}
+
 /* ---- primitives ------------------------------------------------------------ */
 vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
 {

@@ -76,6 +76,9 @@ vsg_status vsg_exec_copy(vsg_exec *x, void *dst, const void *src, size_t bytes);
 vsg_status vsg_exec_sync(vsg_exec *x);
 /* One scalar from backend memory, waiting for the stream (a fence). */
 vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out);
+/* Two scalars for one wait. */
+vsg_status vsg_exec_read2_i64(vsg_exec *x, const int64_t *src_a, int64_t *out_a,
+                              const int64_t *src_b, int64_t *out_b);
 
 /* ---- primitives --------------------------------------------------------- */
 /* out[0] = 0, out[i+1] = out[i] + in[i], for i < n (out has n + 1 slots;

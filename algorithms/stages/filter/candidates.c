@@ -5,19 +5,21 @@
  * A uniform-grid join over b (elements/filter/grid.h says why a grid and how the
  * pairs come out unique). The orchestrator is written once against
  * exec/exec.h; each per-element step is a host loop or a launcher of
- * cuda/launch_candidates.cu over the same element functions. Four scalar
- * reads size the allocations that depend on the data (grid entries,
- * items, chunks of candidates, pairs); nothing else waits for the device.
+ * cuda/launch_candidates.cu over the same element functions. Three waits
+ * read the sizes of the allocations that depend on the data (grid entries
+ * and items together, chunks of candidates, pairs); nothing else waits
+ * for the device.
  *
  *   Phase 1  statistics of b -> the grid (kept in backend memory)
- *   Phase 2  count b's entries, scan, fill (cell, j), sort by cell,
- *            gather the entries' boxes, find each cell's start
- *   Phase 3  each a row's items (one per grid row of its cells: one run
- *            of the cell-sorted entries each), scan; each item cut into
- *            chunks of at most VSG_GRID_CHUNK candidates, scan; one chunk
- *            per thread, so no thread's work grows with a box or a cell:
- *            count each chunk's pairs and mark them in its 32 hit bits,
- *            scan, write keys (i << bbits | j) from the bits
+ *   Phase 2  count b's entries and each a row's items (one per grid row
+ *            of its cells: one run of the cell-sorted entries each),
+ *            scan both, one wait for both totals; fill (cell, j), sort
+ *            by cell, gather the entries' boxes, find each cell's start
+ *   Phase 3  each item cut into chunks of at most VSG_GRID_CHUNK
+ *            candidates, scan; one chunk per thread, so no thread's work
+ *            grows with a box or a cell: count each chunk's pairs and
+ *            mark them in its 32 hit bits, scan, write keys
+ *            (i << bbits | j) from the bits
  *   Phase 4  sort the keys (a row's pairs come from several cells), unless
  *            the caller orders them itself or needs no order; decode
  *
@@ -250,14 +252,21 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(vsg_exec_alloc(x, sizeof *s->grid, (void **)&s->grid));
     TRY(step_grid(x, boxes_b, nb, cap, s->grid));
 
-    /* Phase 2: b's entries, grouped by cell */
+    /* Phase 2: b's entries, grouped by cell; a's items (which need only
+     * the grid) counted beside them, so that one wait reads both sizes */
     TRY(vsg_exec_alloc(x, (size_t)nb * sizeof(int64_t), (void **)&s->cnt_b));
     TRY(vsg_exec_alloc(x, (size_t)(nb + 1) * sizeof(int64_t), (void **)&s->off_b));
     TRY(step_b_count(x, s->grid, boxes_b, nb, s->cnt_b));
     TRY(vsg_exec_scan_i64(x, s->cnt_b, s->off_b, nb));
-    TRY(vsg_exec_read_i64(x, s->off_b + nb, &ne));
+    TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
+    TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
+    TRY(step_items(x, s->grid, boxes_a, na, s->blk));
+    TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
+    TRY(vsg_exec_read2_i64(x, s->off_b + nb, &ne, s->blk_off + na, &ni));
     vsg_exec_free(x, s->cnt_b);
     s->cnt_b = NULL;
+    vsg_exec_free(x, s->blk);
+    s->blk = NULL;
     TRY(vsg_exec_alloc(x, (size_t)ne * sizeof(uint64_t), (void **)&s->ekeys));
     TRY(vsg_exec_alloc(x, (size_t)ne * sizeof(int64_t), (void **)&s->eids));
     TRY(step_b_fill(x, s->grid, boxes_b, nb, s->off_b, s->ekeys, s->eids));
@@ -269,13 +278,6 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     /* Phase 3: items (a row, grid row of its cells), cut into chunks of
      * at most VSG_GRID_CHUNK candidates; pairs per chunk: counted and
      * marked, then written */
-    TRY(vsg_exec_alloc(x, (size_t)na * sizeof(int64_t), (void **)&s->blk));
-    TRY(vsg_exec_alloc(x, (size_t)(na + 1) * sizeof(int64_t), (void **)&s->blk_off));
-    TRY(step_items(x, s->grid, boxes_a, na, s->blk));
-    TRY(vsg_exec_scan_i64(x, s->blk, s->blk_off, na));
-    TRY(vsg_exec_read_i64(x, s->blk_off + na, &ni));
-    vsg_exec_free(x, s->blk);
-    s->blk = NULL;
     TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->it_row));
     TRY(vsg_exec_alloc(x, (size_t)(ni ? ni : 1) * sizeof(int64_t), (void **)&s->nch));
     TRY(vsg_exec_alloc(x, (size_t)(ni + 1) * sizeof(int64_t), (void **)&s->coff));
