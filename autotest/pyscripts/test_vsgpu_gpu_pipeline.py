@@ -9,6 +9,8 @@ statement of the suite by vsgpu_util.run_vsgpu (the cross-check)."""
 
 import json
 import math
+import pathlib
+import re
 
 import pytest
 from osgeo import gdal, ogr
@@ -288,6 +290,61 @@ def test_gpu_refine_counts_and_warns_what_it_hands_back(vsimem_dir):
     vu.assert_same_features(off["features"], cpu["features"], label="refine off")
     assert int(off["metadata"]["GPU_PAIRS"]) == 0
     assert int(off["metadata"]["GPU_PAIRS_RERUN_ON_CPU"]) == 0
+
+
+def _comb(teeth):
+    """A comb whose teeth cross the line y = 0 between x = 0 and 100, each
+    one twice: 2 * teeth nodes on the one segment of a square's side. Its
+    ring runs from right to left, against the side's direction, so that
+    the nodes are found in the reverse of their order along the side."""
+    w = 100.0 / teeth
+    pts = [(0.1, 5.0)]
+    for t in range(teeth):
+        x = t * w
+        pts += [(x + 0.25 * w, 5.0), (x + 0.25 * w, -3.0), (x + 0.75 * w, -3.0),
+                (x + 0.75 * w, 5.0)]
+    pts += [(99.9, 5.0), (99.9, 8.0), (0.1, 8.0), (0.1, 5.0)]
+    return "POLYGON((%s))" % ",".join("%r %r" % (100.0 - x, y) for x, y in pts)
+
+
+@pytest.mark.parametrize("teeth", [6, 40])
+def test_gpu_refine_orders_many_nodes_on_one_segment(vsimem_dir, tmp_path, teeth):
+    """The refine orders the nodes on each segment: one thread orders a
+    segment's nodes when they are at most 32 (elements/overlay/
+    refine_steps.h, EV_ORDER), and a segment with more sends every node
+    through a sort by position (the step VSG_REF_EV_POS in the trace). A
+    square whose bottom side a comb crosses 12 or 80 times: each way the
+    answer is the CPU engine's, and the trace shows which way ran."""
+    path = vsimem_dir + "/comb.gpkg"
+    vu.create_gpkg(path, {
+        "a": dict(fields=[("id", ogr.OFTInteger)],
+                  rows=[("POLYGON((0 0,100 0,100 50,0 50,0 0))", {"id": 1})]),
+        "b": dict(fields=[("k", ogr.OFTInteger)], rows=[(_comb(teeth), {"k": 1})]),
+    })
+    sql = "SELECT * FROM ST_Intersection(a, b)"
+    trace = tmp_path / "trace.json"
+    cpu = vu.run_vsgpu(path, sql, config={"VSGPU_EXECUTION_MODE": "CPU"})
+    gpu = vu.run_vsgpu(path, sql, config=gpu_config(VSGPU_PROFILE=str(trace),
+                                                    VSGPU_PROFILE_STEPS="YES"))
+    assert gpu["features"] is not None, gpu["errors"].errors
+    vu.assert_same_features(gpu["features"], cpu["features"], label="comb %d" % teeth)
+    md = gpu["metadata"]
+    assert int(md["GPU_PAIRS"]) == 1 and int(md["GPU_PAIRS_RERUN_ON_CPU"]) == 0, md
+    steps = {s["step"] for s in json.loads(trace.read_text())["steps"]}
+    pos = "refine_nodes: overlay_refine %d" % _ref_step("VSG_REF_EV_POS")
+    order = "refine_nodes: overlay_refine %d" % _ref_step("VSG_REF_EV_ORDER")
+    assert order in steps, sorted(steps)
+    assert (pos in steps) == (2 * teeth > 32), sorted(steps)
+
+
+def _ref_step(name):
+    """The number of a refine step, from the enum of refine_steps.h."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    text = (root / "algorithms/elements/overlay/refine_steps.h").read_text()
+    body = re.sub(r"/\*.*?\*/", "", re.search(r"\benum\s*\{(.*?)\}", text, re.S).group(1),
+                  flags=re.S)
+    names = [t.strip() for t in body.split(",") if t.strip()]
+    return names.index(name)
 
 
 def _grid_rows(x0, y0, nx, ny, step):

@@ -58,6 +58,8 @@ typedef struct {
     int64_t *ev_inst, *ev_idx;
     double *ev_x, *ev_y;
     uint64_t *ev_key;
+    int64_t *ev_long;                /* one flag: a run longer than
+                                      * VSG_REF_EV_RUN (EV_ORDER)            */
     int64_t *ev_split, *ev_rank;
     int64_t *in_elo, *in_ehi;        /* n_inst: each instance's sorted events */
     /* pieces (original direction of their segment) */
@@ -129,6 +131,8 @@ enum {
     VSG_REF_SELECT,         /* n_pc                         */
     VSG_REF_R_FILL,         /* n_pc                         */
     VSG_REF_FINAL,          /* n_pairs                      */
+    VSG_REF_EV_KEY,         /* n_ev                         */
+    VSG_REF_EV_ORDER,       /* n_ev (sorted by instance)    */
     VSG_REF_N_STEPS
 };
 
@@ -342,6 +346,50 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
         c->ev_cnt[t] = n;
     }
     return looked;
+}
+
+/* Events per instance that the head of a run orders itself (EV_ORDER). */
+#define VSG_REF_EV_RUN 32
+
+/* Sorted position q (by instance, stable: by event within): the head of
+ * an instance's run orders the run along the segment, by position key
+ * and then by event, which is the order a stable sort by position and
+ * then a stable sort by instance give. The runs are short (a segment
+ * meets few others), so one thread sorts a run of at most VSG_REF_EV_RUN
+ * in registers; a longer run sets *ev_long, and the caller sorts every
+ * event by the two sorts instead. */
+VSG_HD int64_t vsg_ref_ev_order(const vsg_ref_ctx *c, int64_t q)
+{
+    uint64_t in = c->ev_key[q];
+    if (in >= (uint64_t)c->n_inst || (q > 0 && c->ev_key[q - 1] == in))
+        return 1;
+    int64_t n = 1;
+    while (q + n < c->n_ev && c->ev_key[q + n] == in && n <= VSG_REF_EV_RUN)
+        n++;
+    if (n > VSG_REF_EV_RUN) {
+        *c->ev_long = 1;   /* every writer stores the same value */
+        return n;
+    }
+    if (n == 1)
+        return 1;
+    double ax, ay, bx, by;
+    vsg_ref_inst_seg(c, (int64_t)in, &ax, &ay, &bx, &by);
+    uint64_t key[VSG_REF_EV_RUN];
+    int64_t idx[VSG_REF_EV_RUN];
+    for (int64_t u = 0; u < n; u++) {   /* insertion: stable */
+        int64_t e = c->ev_idx[q + u], w = u;
+        uint64_t k = vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[e], c->ev_y[e]);
+        while (w > 0 && key[w - 1] > k) {
+            key[w] = key[w - 1];
+            idx[w] = idx[w - 1];
+            w--;
+        }
+        key[w] = k;
+        idx[w] = e;
+    }
+    for (int64_t u = 0; u < n; u++)
+        c->ev_idx[q + u] = idx[u];
+    return n * n;
 }
 
 /* Sorted position q (by instance, then along the segment): whether the
@@ -745,6 +793,14 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         c->ev_key[i] = in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
         return 1;
     }
+    case VSG_REF_EV_KEY: {
+        int64_t in = c->ev_inst[i];
+        c->ev_idx[i] = i;
+        c->ev_key[i] = in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
+        return 1;
+    }
+    case VSG_REF_EV_ORDER:
+        return vsg_ref_ev_order(c, i);
     case VSG_REF_EV_MARK:
         vsg_ref_ev_mark(c, i);
         return 2;

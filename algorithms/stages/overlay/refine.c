@@ -154,6 +154,31 @@ done:
     return st;
 }
 
+/* The events by instance, and along each instance's segment: a sort by
+ * instance, then each run ordered by its head (EV_ORDER); where a run is
+ * too long for one thread, a sort of every event by position and a
+ * stable one by instance, which give the same order. */
+static vsg_status order_events(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t ne = c->n_ev, longer = 0;
+    const int ibits = vsg_bits_below(c->n_inst + 1);
+    TRY(get(x, s, sizeof *c->ev_long, &c->ev_long));
+    TRY(vsg_exec_memset(x, c->ev_long, 0, sizeof *c->ev_long));
+    TRY(step(x, c, VSG_REF_EV_KEY, ne));
+    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, ibits));
+    TRY(step(x, c, VSG_REF_EV_ORDER, ne));
+    TRY(vsg_exec_read_i64(x, c->ev_long, &longer));
+    if (longer) {
+        TRY(step(x, c, VSG_REF_EV_POS, ne));
+        TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, 64));
+        TRY(step(x, c, VSG_REF_EV_INST, ne));
+        TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, ibits));
+    }
+done:
+    return st;
+}
+
 /* Nodes of the segment pairs, sorted along each segment; the pieces. */
 static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
@@ -206,11 +231,7 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     pairs_free(x, &cp);
     c->ja = c->jb = NULL;
     c->n_join = 0;
-    /* along each segment, then by segment (stable): runs per instance */
-    TRY(step(x, c, VSG_REF_EV_POS, ne));
-    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, 64));
-    TRY(step(x, c, VSG_REF_EV_INST, ne));
-    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, vsg_bits_below(c->n_inst + 1)));
+    TRY(order_events(x, c, s));
     TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
     TRY(get(x, s, (size_t)(ne + 1) * I64, &c->ev_rank));
     TRY(get(x, s, (size_t)c->n_inst * I64, &c->in_elo));
