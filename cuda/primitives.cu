@@ -42,6 +42,38 @@ extern "C" vsg_status vsg_gpu_scan_i64(vsg_gpu *g, const int64_t *in, int64_t *o
     return VSG_OK;
 }
 
+namespace {
+struct max_i64 {
+    __device__ __forceinline__ int64_t operator()(int64_t a, int64_t b) const
+    {
+        return a > b ? a : b;
+    }
+};
+}  // namespace
+
+extern "C" vsg_status vsg_gpu_max_scan_i64(vsg_gpu *g, const int64_t *in, int64_t *out,
+                                           int64_t n)
+{
+    if (n < 0 || (n > 0 && (!in || !out)))
+        return vsg_gpu_failf(g, VSG_ERR_INVALID_ARG, "max scan of %lld items", (long long)n);
+    vsg_status st = vsg_gpu_bind(g);
+    if (st != VSG_OK || n == 0)
+        return st;
+    size_t scratch_bytes = 0;
+    VSG_CUDA_TRY(g, cub::DeviceScan::InclusiveScan(nullptr, scratch_bytes, in, out, max_i64{},
+                                                   n, g->stream));
+    void *scratch = nullptr;
+    st = vsg_gpu_alloc(g, scratch_bytes ? scratch_bytes : 1, &scratch);
+    if (st != VSG_OK)
+        return st;
+    cudaError_t e = cub::DeviceScan::InclusiveScan(scratch, scratch_bytes, in, out, max_i64{},
+                                                   n, g->stream);
+    vsg_gpu_free(g, scratch);
+    if (e != cudaSuccess)
+        return vsg_gpu_fail(g, e, "cub::DeviceScan::InclusiveScan (max)", __FILE__, __LINE__);
+    return VSG_OK;
+}
+
 // The sort proper, given the alternate buffers. Double buffers: CUB
 // ping-pongs between the caller's arrays and the alternates (less scratch
 // than the copying overload) and says where the result landed; a copy back

@@ -68,6 +68,8 @@ vsg_status vsg_gpu_sync(vsg_gpu *g);     /* cudaStreamSynchronize         */
 
 /* CUB on the stream, scratch from the pool. */
 vsg_status vsg_gpu_scan_i64(vsg_gpu *g, const int64_t *in, int64_t *out, int64_t n);
+/* out[i] = max(in[0..i]) (inclusive; in and out may not alias). */
+vsg_status vsg_gpu_max_scan_i64(vsg_gpu *g, const int64_t *in, int64_t *out, int64_t n);
 vsg_status vsg_gpu_sort_u64_i64(vsg_gpu *g, uint64_t *keys, int64_t *vals, int64_t n,
                                 int key_bits);
 

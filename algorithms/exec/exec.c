@@ -289,6 +289,17 @@ vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64
     return x->m->scan_i64(x, in, out, n);
 }
 
+vsg_status vsg_exec_max_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
+{
+    if (n < 0)
+        return vsg_exec_fail(x, VSG_ERR_INVALID_ARG, "max scan of %lld items", (long long)n);
+    if (n == 0)
+        return VSG_OK;
+    INJECT(x, VSG_FAULT_GPU_CALL, "scan");
+    step_mark(x, "max scan", -1);
+    return x->m->max_scan_i64(x, in, out, n);
+}
+
 vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                  int key_bits)
 {

@@ -84,6 +84,8 @@ vsg_status vsg_exec_read2_i64(vsg_exec *x, const int64_t *src_a, int64_t *out_a,
 /* out[0] = 0, out[i+1] = out[i] + in[i], for i < n (out has n + 1 slots;
  * in and out may not alias). */
 vsg_status vsg_exec_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
+/* out[i] = max(in[0..i]), for i < n (in and out may not alias). */
+vsg_status vsg_exec_max_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
 /* Stable sort of (keys, vals) by key, in place; key_bits: the low bits that
  * matter (<= 64). */
 vsg_status vsg_exec_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,

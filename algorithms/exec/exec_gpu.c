@@ -109,6 +109,11 @@ static vsg_status gpu_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int
     return gpu_status(x, vsg_gpu_scan_i64(x->gpu, in, out, n));
 }
 
+static vsg_status gpu_max_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
+{
+    return gpu_status(x, vsg_gpu_max_scan_i64(x->gpu, in, out, n));
+}
+
 static vsg_status gpu_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                      int key_bits)
 {
@@ -193,6 +198,7 @@ const vsg_exec_methods vsg_exec_gpu_methods = {
     gpu_copy,
     gpu_sync,
     gpu_scan_i64,
+    gpu_max_scan_i64,
     gpu_sort_u64_i64,
     gpu_stage_begin,
     gpu_stage_end,

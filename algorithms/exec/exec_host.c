@@ -103,6 +103,17 @@ static vsg_status host_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, in
     return VSG_OK;
 }
 
+static vsg_status host_max_scan_i64(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n)
+{
+    (void)x;
+    int64_t acc = INT64_MIN;
+    for (int64_t i = 0; i < n; i++) {
+        acc = in[i] > acc ? in[i] : acc;
+        out[i] = acc;
+    }
+    return VSG_OK;
+}
+
 /* LSD radix sort, 11 bits a pass over the bits that matter: stable, like the
  * GPU's CUB sort, so both backends give the same order for equal keys. */
 static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
@@ -225,6 +236,7 @@ const vsg_exec_methods vsg_exec_host_methods = {
     host_copy,
     host_sync,
     host_scan_i64,
+    host_max_scan_i64,
     host_sort_u64_i64,
     host_stage_begin,
     host_stage_end,

@@ -73,6 +73,7 @@ struct vsg_exec_methods {
     vsg_status (*copy)(vsg_exec *x, void *dst, const void *src, size_t bytes);
     vsg_status (*sync)(vsg_exec *x);
     vsg_status (*scan_i64)(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
+    vsg_status (*max_scan_i64)(vsg_exec *x, const int64_t *in, int64_t *out, int64_t n);
     vsg_status (*sort_u64_i64)(vsg_exec *x, uint64_t *keys, int64_t *vals, int64_t n,
                                int key_bits);
     void (*stage_begin)(vsg_exec *x, const char *stage);

@@ -35,8 +35,8 @@
  *               piece leaves the node, exterior when it arrives), or the
  *               piece runs along one of them. A piece that starts at an
  *               ordinary vertex outside the other's box is outside; any
- *               other piece has its predecessor's label (pointer jumping
- *               along the ring). A ring with no node at all has no
+ *               other piece has its predecessor's label (a fill along
+ *               the ring: one max scan). A ring with no node at all has no
  *               label to pass on: its first vertex is not on the other
  *               polygon's boundary, so a ray from it counts crossings
  *               exactly (even-odd over the other's segments, chunks

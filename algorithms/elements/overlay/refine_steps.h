@@ -74,9 +74,10 @@ typedef struct {
     uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
-    int8_t *val, *val2;               /* a piece's label (VSG_REF_*), 0: none */
-    int64_t *ptr, *ptr2;              /* the piece it is labelled from        */
-    int64_t *gained;                 /* one flag: a round labelled a piece   */
+    int8_t *val;                     /* a piece's label (VSG_REF_*), 0: none */
+    int64_t *ptr;                    /* its predecessor (itself: none needed
+                                      * or none found)                       */
+    int64_t *fill_key, *fill_max;    /* 2 n_pc: the labels' fill (PROP_KEYS) */
     /* rays from the first vertex of rings with no node, side cur */
     int8_t *ray_label;               /* n_pc: 0, or the ring's label by ray  */
     int64_t *ray_root, *ray_off;     /* n_pc, n_pc + 1                       */
@@ -122,7 +123,7 @@ enum {
     VSG_REF_NODE_PACK,      /* 2 n_pc                       */
     VSG_REF_NODE_LABEL,     /* n_nd (sorted positions)      */
     VSG_REF_PROP_INIT,      /* n_pc                         */
-    VSG_REF_PROP_ROUND,     /* n_pc                         */
+    VSG_REF_PROP_KEYS,      /* n_pc                         */
     VSG_REF_RAY_ROOT,       /* n_pc                         */
     VSG_REF_RAY_FILL,       /* n_pc                         */
     VSG_REF_RAY_CROSS,      /* n_join (ray, chunk)          */
@@ -133,6 +134,7 @@ enum {
     VSG_REF_FINAL,          /* n_pairs                      */
     VSG_REF_EV_KEY,         /* n_ev                         */
     VSG_REF_EV_ORDER,       /* n_ev (sorted by instance)    */
+    VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
     VSG_REF_N_STEPS
 };
 
@@ -580,21 +582,53 @@ VSG_HD void vsg_ref_prop_init(const vsg_ref_ctx *c, int64_t q)
         c->ptr[q] = pr;
 }
 
-/* One round of pointer jumping towards each piece's labelled source. */
-VSG_HD void vsg_ref_prop_round(const vsg_ref_ctx *c, int64_t q)
+/* ---- labels along the rings: a fill by one max scan ---------------------
+ * A piece no node, box or ray labels takes the label of the nearest
+ * labelled piece before it along its ring. Along a ring running forward
+ * (its pieces in array order) a piece's predecessor is the piece before
+ * it in the array (PROP_INIT: ptr[q] = q - 1), and backward the one after
+ * it, except at the ring's first piece, whose predecessor is the ring's
+ * last (a "jump"), and where none was found (ptr[q] = q). So the labels
+ * fill runs of the array, forward and backward, and one inclusive max
+ * scan over 2 n_pc keys does both: fill_key[q] (forward pieces, position
+ * q) and fill_key[n + r] (backward pieces, r = n - 1 - q) hold
+ * ((position + 1) << 3 | label) where a run starts (a labelled piece, or
+ * one whose predecessor is not its neighbour: label 0), else 0. The max
+ * up to a piece is its run's latest start: a label, or the run's first
+ * piece. A run that starts unlabelled at a jump takes the label the fill
+ * gave the jump's target, the ring's last piece (whose own run starts
+ * after the jump or is the whole ring: two levels are enough). Pieces of
+ * rings with no label keep 0 (rays, then this again), as pointer jumping
+ * gave, in one scan instead of a round per doubling of the chains. */
+VSG_HD int64_t vsg_ref_fill_slot(const vsg_ref_ctx *c, int64_t q)
 {
-    int64_t t = c->ptr[q];
-    if (c->val[q] != 0 || t == q) {
-        c->val2[q] = c->val[q];
-        c->ptr2[q] = t;
-    } else if (c->val[t] != 0) {
-        c->val2[q] = c->val[t];
-        c->ptr2[q] = t;
-        *c->gained = 1;   /* every writer stores the same value */
-    } else {
-        c->val2[q] = 0;
-        c->ptr2[q] = c->ptr[t];
+    return vsg_ref_piece_dir(c, q) > 0 ? q : 2 * c->n_pc - 1 - q;
+}
+
+VSG_HD void vsg_ref_prop_keys(const vsg_ref_ctx *c, int64_t q)
+{
+    int64_t n = c->n_pc, slot = vsg_ref_fill_slot(c, q);
+    int64_t before = slot == q ? q - 1 : q + 1;
+    int64_t key = 0;
+    if (c->val[q] != 0 || c->ptr[q] != before)
+        key = ((slot + 1) << 3) | (int64_t)c->val[q];
+    c->fill_key[slot] = key;
+    c->fill_key[slot == q ? 2 * n - 1 - q : q] = 0;   /* the other direction's slot */
+}
+
+VSG_HD void vsg_ref_prop_fill(const vsg_ref_ctx *c, int64_t q)
+{
+    if (c->val[q] != 0)
+        return;
+    int64_t n = c->n_pc, m = c->fill_max[vsg_ref_fill_slot(c, q)];
+    int lab = (int)(m & 7);
+    if (m > 0 && lab == 0) {   /* an unlabelled run: its first piece's jump */
+        int64_t h = (m >> 3) - 1;
+        h = h < n ? h : 2 * n - 1 - h;
+        int64_t t = c->ptr[h];
+        lab = t != h ? (int)(c->fill_max[vsg_ref_fill_slot(c, t)] & 7) : 0;
     }
+    c->val[q] = (int8_t)lab;
 }
 
 /* Piece q of side cur roots a ray when nothing labelled it: its ring has
@@ -827,8 +861,11 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
     case VSG_REF_PROP_INIT:
         vsg_ref_prop_init(c, i);
         return VSG_COV_MAX_REPEAT;
-    case VSG_REF_PROP_ROUND:
-        vsg_ref_prop_round(c, i);
+    case VSG_REF_PROP_KEYS:
+        vsg_ref_prop_keys(c, i);
+        return 1;
+    case VSG_REF_PROP_FILL:
+        vsg_ref_prop_fill(c, i);
         return 1;
     case VSG_REF_RAY_ROOT:
         c->ray_root[i] = vsg_ref_ray_root(c, i);

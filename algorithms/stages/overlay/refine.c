@@ -13,9 +13,10 @@
  *                    between them
  *   refine_labels    each piece inside, outside or along the other polygon,
  *                    at the nodes by exact angular order, elsewhere from
- *                    its predecessor (pointer jumping); rings with no node
- *                    by a ray count (candidates: rays against the other
- *                    side's chunks); checked at both ends
+ *                    its predecessor (a fill along the rings by one max
+ *                    scan); rings with no node by a ray count
+ *                    (candidates: rays against the other side's chunks);
+ *                    checked at both ends
  *   refine_select    the pieces of the intersection's boundary
  *   boundary_*       the coverage union's second half (stages/union/
  *                    boundary.h): linking, noding and nesting proofs, rings,
@@ -262,31 +263,16 @@ done:
     return st;
 }
 
-/* Labels along the rings by pointer jumping. Round k labels the pieces
- * 2^(k-1) .. 2^k - 1 hops from their labelled source, so a round that
- * labels nothing ends the chains: every piece still without a label sits
- * on a loop with none (a ring with no node: rays, below) or after a missing
- * predecessor (handed back). The flag is read after every round from the
- * PROP_EARLY-th on (one scalar each, against a pass over every piece);
- * 2^rounds exceeding any chain bounds the loop. */
-enum { PROP_EARLY = 4 };
-
+/* Labels along the rings: each piece's predecessor (PROP_INIT), then the
+ * fill of elements/overlay/refine_steps.h: keys, one max scan, the fill. */
 static vsg_status propagate(vsg_exec *x, vsg_ref_ctx *c)
 {
     vsg_status st;
     int64_t np = c->n_pc;
     TRY(step(x, c, VSG_REF_PROP_INIT, np));
-    for (int r = 1, last = vsg_bits_below(np + 1) + 1; r <= last; r++) {
-        int64_t gained = 1;
-        TRY(vsg_exec_memset(x, c->gained, 0, sizeof *c->gained));
-        TRY(step(x, c, VSG_REF_PROP_ROUND, np));
-        int8_t *v = c->val; c->val = c->val2; c->val2 = v;
-        int64_t *t = c->ptr; c->ptr = c->ptr2; c->ptr2 = t;
-        if (r >= PROP_EARLY && r < last)
-            TRY(vsg_exec_read_i64(x, c->gained, &gained));
-        if (!gained)
-            break;
-    }
+    TRY(step(x, c, VSG_REF_PROP_KEYS, np));
+    TRY(vsg_exec_max_scan_i64(x, c->fill_key, c->fill_max, 2 * np));
+    TRY(step(x, c, VSG_REF_PROP_FILL, np));
 done:
     return st;
 }
@@ -362,9 +348,8 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_REF_NODE_LABEL, c->n_nd));
     TRY(get(x, s, (size_t)np, &c->val));
     TRY(get(x, s, (size_t)np * I64, &c->ptr));
-    TRY(get(x, s, (size_t)np, &c->val2));
-    TRY(get(x, s, (size_t)np * I64, &c->ptr2));
-    TRY(get(x, s, sizeof *c->gained, &c->gained));
+    TRY(get(x, s, (size_t)2 * np * I64, &c->fill_key));
+    TRY(get(x, s, (size_t)2 * np * I64, &c->fill_max));
     TRY(get(x, s, (size_t)np, &c->ray_label));
     TRY(vsg_exec_memset(x, c->ray_label, 0, (size_t)np));
     TRY(propagate(x, c));
