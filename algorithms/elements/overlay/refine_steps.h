@@ -353,45 +353,46 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
 /* Events per instance that the head of a run orders itself (EV_ORDER). */
 #define VSG_REF_EV_RUN 32
 
-/* Sorted position q (by instance, stable: by event within): the head of
- * an instance's run orders the run along the segment, by position key
- * and then by event, which is the order a stable sort by position and
- * then a stable sort by instance give. The runs are short (a segment
- * meets few others), so one thread sorts a run of at most VSG_REF_EV_RUN
- * in registers; a longer run sets *ev_long, and the caller sorts every
- * event by the two sorts instead. */
+/* Sorted position q (by instance, stable: by event within): the event's
+ * place in its instance's run along the segment, by position key and then
+ * by event, which is the order a stable sort by position and then a
+ * stable sort by instance give. The runs are short (a segment meets few
+ * others), so each event of a run of at most VSG_REF_EV_RUN counts the
+ * events of its run that come before it and writes itself there, into
+ * ev_split (the caller swaps it with ev_idx); every thread does about the
+ * same work, where one thread sorting each run left most of a warp idle.
+ * A longer run sets *ev_long, and the caller sorts every event by the two
+ * sorts instead. */
 VSG_HD int64_t vsg_ref_ev_order(const vsg_ref_ctx *c, int64_t q)
 {
     uint64_t in = c->ev_key[q];
-    if (in >= (uint64_t)c->n_inst || (q > 0 && c->ev_key[q - 1] == in))
+    int64_t e = c->ev_idx[q];
+    if (in >= (uint64_t)c->n_inst) {
+        c->ev_split[q] = e;
         return 1;
-    int64_t n = 1;
-    while (q + n < c->n_ev && c->ev_key[q + n] == in && n <= VSG_REF_EV_RUN)
-        n++;
-    if (n > VSG_REF_EV_RUN) {
+    }
+    int64_t lo = q, hi = q + 1;
+    while (lo > 0 && c->ev_key[lo - 1] == in && hi - lo <= VSG_REF_EV_RUN)
+        lo--;
+    while (hi < c->n_ev && c->ev_key[hi] == in && hi - lo <= VSG_REF_EV_RUN)
+        hi++;
+    if (hi - lo > VSG_REF_EV_RUN) {
         *c->ev_long = 1;   /* every writer stores the same value */
-        return n;
+        return hi - lo;
     }
-    if (n == 1)
-        return 1;
-    double ax, ay, bx, by;
-    vsg_ref_inst_seg(c, (int64_t)in, &ax, &ay, &bx, &by);
-    uint64_t key[VSG_REF_EV_RUN];
-    int64_t idx[VSG_REF_EV_RUN];
-    for (int64_t u = 0; u < n; u++) {   /* insertion: stable */
-        int64_t e = c->ev_idx[q + u], w = u;
+    int64_t rank = 0;
+    if (hi - lo > 1) {
+        double ax, ay, bx, by;
+        vsg_ref_inst_seg(c, (int64_t)in, &ax, &ay, &bx, &by);
         uint64_t k = vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[e], c->ev_y[e]);
-        while (w > 0 && key[w - 1] > k) {
-            key[w] = key[w - 1];
-            idx[w] = idx[w - 1];
-            w--;
+        for (int64_t u = lo; u < hi; u++) {
+            int64_t f = c->ev_idx[u];
+            uint64_t ku = u == q ? k : vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[f], c->ev_y[f]);
+            rank += ku < k || (ku == k && u < q);
         }
-        key[w] = k;
-        idx[w] = e;
     }
-    for (int64_t u = 0; u < n; u++)
-        c->ev_idx[q + u] = idx[u];
-    return n * n;
+    c->ev_split[lo + rank] = e;
+    return hi - lo;
 }
 
 /* Sorted position q (by instance, then along the segment): whether the

@@ -156,9 +156,10 @@ done:
 }
 
 /* The events by instance, and along each instance's segment: a sort by
- * instance, then each run ordered by its head (EV_ORDER); where a run is
- * too long for one thread, a sort of every event by position and a
- * stable one by instance, which give the same order. */
+ * instance, then each event placed within its run (EV_ORDER, through
+ * ev_split, which nothing uses yet); where a run is too long for that, a
+ * sort of every event by position and a stable one by instance, which
+ * give the same order. */
 static vsg_status order_events(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
@@ -168,7 +169,10 @@ static vsg_status order_events(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_memset(x, c->ev_long, 0, sizeof *c->ev_long));
     TRY(step(x, c, VSG_REF_EV_KEY, ne));
     TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, ibits));
-    TRY(step(x, c, VSG_REF_EV_ORDER, ne));
+    TRY(step(x, c, VSG_REF_EV_ORDER, ne));   /* into ev_split */
+    int64_t *t = c->ev_idx;
+    c->ev_idx = c->ev_split;
+    c->ev_split = t;
     TRY(vsg_exec_read_i64(x, c->ev_long, &longer));
     if (longer) {
         TRY(step(x, c, VSG_REF_EV_POS, ne));
@@ -232,8 +236,8 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     pairs_free(x, &cp);
     c->ja = c->jb = NULL;
     c->n_join = 0;
-    TRY(order_events(x, c, s));
     TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
+    TRY(order_events(x, c, s));
     TRY(get(x, s, (size_t)(ne + 1) * I64, &c->ev_rank));
     TRY(get(x, s, (size_t)c->n_inst * I64, &c->in_elo));
     TRY(get(x, s, (size_t)c->n_inst * I64, &c->in_ehi));
