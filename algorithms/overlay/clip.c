@@ -37,7 +37,8 @@ static vsg_status clip_by_hits(vsg_worker *w, int64_t row, const GEOSGeometry *g
         return VSG_ERR_NOMEM;   /* not a GEOS failure: never skipped */
     size_t k = 0;
     for (; k < n; k++) {
-        pieces[k] = vsg_overlay_intersection(w, row, g, idx->geoms[hits[k]]);
+        const GEOSGeometry *m = vsg_method_geom(idx, w, (size_t)hits[k]);
+        pieces[k] = m ? vsg_overlay_intersection(w, row, g, m) : NULL;
         if (!pieces[k]) {
             *fail_j = hits[k];
             break;
@@ -112,7 +113,8 @@ static vsg_status clip_one(vsg_worker *w, int wid, vsg_subject *s, const vsg_met
         st = VSG_ERR_GEOS;
     } else if (n_hits == 1) {
         *fail_j = hits[0];
-        *r = vsg_overlay_intersection(w, s->row, g, idx->geoms[hits[0]]);
+        const GEOSGeometry *m = vsg_method_geom(idx, w, (size_t)hits[0]);
+        *r = m ? vsg_overlay_intersection(w, s->row, g, m) : NULL;
         st = *r ? VSG_OK : VSG_ERR_GEOS;
     } else {
         st = clip_by_hits(w, s->row, g, idx, hits, n_hits, r, fail_j);

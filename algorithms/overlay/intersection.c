@@ -26,7 +26,7 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
                                  const vsg_method_index *idx, size_t j, int hint, int *skip)
 {
     *skip = 0;
-    const GEOSGeometry *g;
+    const GEOSGeometry *g, *m;
     switch (vsg_relate_hinted(w, wid, s, idx, j, hint, 1, 0)) {
     case VSG_REL_DISJOINT:
         *skip = 1;
@@ -37,10 +37,12 @@ static GEOSGeometry *pair_result(vsg_worker *w, int wid, vsg_subject *s,
         return g ? vsg_geom_overlay_copy(w->ctx, g) : NULL;
     case VSG_REL_METHOD_COVERED:
         w->counts.contained_shortcuts++;
-        return vsg_geom_overlay_copy(w->ctx, idx->geoms[j]);
+        m = vsg_method_geom(idx, w, j);
+        return m ? vsg_geom_overlay_copy(w->ctx, m) : NULL;
     case VSG_REL_OVERLAP:
         g = vsg_subject_geom(w, s);
-        return g ? vsg_overlay_intersection(w, s->row, g, idx->geoms[j]) : NULL;
+        m = vsg_method_geom(idx, w, j);
+        return g && m ? vsg_overlay_intersection(w, s->row, g, m) : NULL;
     default:
         return NULL;
     }

@@ -30,7 +30,9 @@ static void read_task(void *vctx, size_t j, int wid)
     vsg_worker *w = &c->e->workers[wid];
     vsg_read_result rr;
     char msg[512];
-    int known = c->known_valid && c->known_valid[j] ? VSG_READ_KNOWN_VALID : 0;
+    int known = c->known_valid && c->known_valid[j]
+                    ? VSG_READ_KNOWN_VALID | VSG_READ_MAY_DEFER
+                    : 0;
     vsg_status st = vsg_read_geometry(w, c->e->opts.invalid, known, c->method->wkb[j],
                                       c->method->size ? c->method->size[j] : 0, NULL, "method",
                                       (int64_t)j, &rr, msg, sizeof msg);
@@ -41,9 +43,23 @@ static void read_task(void *vctx, size_t j, int wid)
     }
     if (rr.outcome != VSG_READ_GEOM)
         return;
-    /* From here on the geometry is read by all workers at once. */
-    vsg_geom_warm_caches(w->ctx, rr.geom);
-    c->idx->geoms[j] = rr.geom;
+    if (rr.deferred) {
+        /* the caller frees the method's WKB: the bytes are kept here */
+        unsigned char *copy = vsg_malloc(rr.wkb_bytes ? rr.wkb_bytes : 1);
+        if (!copy) {
+            vsg_failure_record(&c->failure, (int64_t)j, VSG_ERR_NOMEM, -1, (int64_t)j,
+                               "out of memory");
+            return;
+        }
+        memcpy(copy, c->method->wkb[j], rr.wkb_bytes);
+        c->idx->wkb[j] = copy;
+        c->idx->wkb_len[j] = rr.wkb_bytes;
+        c->idx->deferred[j] = 1;
+    } else {
+        /* From here on the geometry is read by all workers at once. */
+        vsg_geom_warm_caches(w->ctx, rr.geom);
+        c->idx->geoms[j] = rr.geom;
+    }
     memcpy(c->idx->boxes + 4 * j, rr.box, sizeof rr.box);
     c->idx->dims[j] = rr.dim;
     c->idx->npoints[j] = rr.npoints;
@@ -58,8 +74,12 @@ static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
     idx->dims = vsg_calloc(m, sizeof *idx->dims);
     idx->npoints = vsg_calloc(m, sizeof *idx->npoints);
     idx->repaired = vsg_calloc(m, 1);
+    idx->deferred = vsg_calloc(m, 1);
+    idx->wkb = vsg_calloc(m, sizeof *idx->wkb);
+    idx->wkb_len = vsg_calloc(m, sizeof *idx->wkb_len);
     idx->prepared = vsg_calloc((size_t)n_workers, sizeof *idx->prepared);
-    if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->repaired || !idx->prepared)
+    if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->repaired ||
+        !idx->deferred || !idx->wkb || !idx->wkb_len || !idx->prepared)
         return VSG_ERR_NOMEM;
     return VSG_OK;
 }
@@ -96,7 +116,7 @@ static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the method layer");
     int64_t unsupported = 0;
     for (size_t j = 0; j < idx->n; j++)
-        if (idx->geoms[j] && (idx->col->flags[j] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
+        if (vsg_method_kept(idx, j) && (idx->col->flags[j] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
                                                     VSG_GF_NONFINITE)))
             unsupported++;
     idx->col_unsupported = unsupported;
@@ -152,23 +172,27 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
         vsg_method_index_destroy(idx);
         return st;
     }
-    size_t kept = 0;
+    size_t kept = 0, deferred = 0;
     unsigned char *include = vsg_calloc(idx->n ? idx->n : 1, 1);
     if (!include) {
         vsg_method_index_destroy(idx);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     }
     for (size_t j = 0; j < idx->n; j++) {
-        if (!idx->geoms[j])
+        if (!vsg_method_kept(idx, j))
             continue;
         include[j] = 1;
         kept++;
+        deferred += idx->deferred[j];
         if (idx->dims[j] > idx->dimension)
             idx->dimension = idx->dims[j];
     }
     double t1 = vsg_now_s();
     vsg_profile_add(e->profile, "method_read", "CPU", t1 - t0, (int64_t)idx->n,
                     (int64_t)kept, 0, 0, 0);
+    /* rows in: kept; out: left unparsed for GEOS to read on demand */
+    vsg_profile_add(e->profile, "method_deferred", "CPU", 0, (int64_t)kept, (int64_t)deferred,
+                    0, 0, 0);
 
     /* Phase 2: the STR tree over the envelopes of what was kept. */
     st = vsg_strtree_build(idx->boxes, include, idx->n, &idx->tree);
@@ -211,6 +235,13 @@ void vsg_method_index_destroy(vsg_method_index *idx)
                 GEOSGeom_destroy_r(idx->ctx, idx->geoms[j]);
         free(idx->geoms);
     }
+    if (idx->wkb) {
+        for (size_t j = 0; j < idx->n; j++)
+            free(idx->wkb[j]);
+        free(idx->wkb);
+    }
+    free(idx->wkb_len);
+    free(idx->deferred);
     vsg_strtree_destroy(idx->tree);
     free(idx->boxes);
     free(idx->dims);
@@ -230,12 +261,39 @@ int vsg_method_index_dimension(const vsg_method_index *idx)
     return idx ? idx->dimension : -1;
 }
 
+int vsg_method_kept(const vsg_method_index *idx, size_t j)
+{
+    return idx->geoms[j] != NULL || idx->deferred[j];
+}
+
+const GEOSGeometry *vsg_method_geom(const vsg_method_index *idx, vsg_worker *w, size_t j)
+{
+    GEOSGeometry *g = __atomic_load_n(&idx->geoms[j], __ATOMIC_ACQUIRE);
+    if (g || !idx->deferred[j])
+        return g;
+    vsg_worker_clear_message(w);
+    GEOSGeometry *mine = GEOSWKBReader_read_r(w->ctx, w->reader, idx->wkb[j], idx->wkb_len[j]);
+    if (!mine)
+        return NULL;
+    /* read by all workers once published: its caches filled first */
+    vsg_geom_warm_caches(w->ctx, mine);
+    GEOSGeometry *expected = NULL;
+    if (__atomic_compare_exchange_n(&idx->geoms[j], &expected, mine, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return mine;
+    GEOSGeom_destroy_r(w->ctx, mine);   /* another worker published first */
+    return expected;
+}
+
 const GEOSPreparedGeometry *vsg_method_prepared(const vsg_method_index *cidx,
                                                 vsg_worker *w, int worker, size_t j)
 {
     /* The cache is logically const: it changes no answer, only its cost. */
     vsg_method_index *idx = (vsg_method_index *)cidx;
-    if (worker < 0 || worker >= idx->n_workers || !idx->geoms[j])
+    if (worker < 0 || worker >= idx->n_workers || !vsg_method_kept(idx, j))
+        return NULL;
+    const GEOSGeometry *m = vsg_method_geom(idx, w, j);
+    if (!m)
         return NULL;
     if (!idx->prepared[worker]) {
         idx->prepared[worker] = vsg_calloc(idx->n, sizeof **idx->prepared);
@@ -243,6 +301,6 @@ const GEOSPreparedGeometry *vsg_method_prepared(const vsg_method_index *cidx,
             return NULL;
     }
     if (!idx->prepared[worker][j])
-        idx->prepared[worker][j] = GEOSPrepare_r(w->ctx, idx->geoms[j]);
+        idx->prepared[worker][j] = GEOSPrepare_r(w->ctx, m);
     return idx->prepared[worker][j];
 }

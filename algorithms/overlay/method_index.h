@@ -16,7 +16,15 @@
 struct vsg_method_index {
     GEOSContextHandle_t ctx;        /* the index's own, for destroy     */
     size_t n;
-    GEOSGeometry **geoms;           /* NULL: null, empty or dropped     */
+    GEOSGeometry **geoms;           /* NULL: null, empty or dropped, or
+                                       deferred and not yet parsed       */
+    /* Rows the GPU pipeline's screen proved valid polygons are left
+     * unparsed (deferred[j]; their bytes copied to wkb[j]): GEOS reads a
+     * method geometry only where it must work on it (vsg_method_geom),
+     * and on the GPU that is rare. */
+    unsigned char *deferred;
+    unsigned char **wkb;
+    size_t *wkb_len;
     double *boxes;                  /* 4 per geometry                   */
     int *dims;
     int64_t *npoints;
@@ -34,6 +42,15 @@ struct vsg_method_index {
      * the cache needs no lock. */
     const GEOSPreparedGeometry ***prepared;
 };
+
+/* Whether method row j takes part (a geometry, parsed or deferred). */
+int vsg_method_kept(const vsg_method_index *idx, size_t j);
+
+/* Method geometry j (vsg_method_kept), parsed here the first time a
+ * deferred row is asked for, by whichever worker asks first (the others
+ * then take its geometry). NULL when GEOS cannot read bytes the screen
+ * proved valid (callers treat it as a GEOS failure of the pair). */
+const GEOSGeometry *vsg_method_geom(const vsg_method_index *idx, vsg_worker *w, size_t j);
 
 /* The prepared form of method geometry j for worker `worker`, prepared on
  * first use. Returns NULL when out of memory or GEOS fails (callers then

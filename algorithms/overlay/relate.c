@@ -72,8 +72,8 @@ vsg_relation vsg_relate(vsg_worker *w, int worker, vsg_subject *s,
                         int full_covers)
 {
     const GEOSGeometry *g = vsg_subject_geom(w, s);
-    const GEOSGeometry *m = idx->geoms[j];
-    if (!g)
+    const GEOSGeometry *m = vsg_method_geom(idx, w, j);
+    if (!g || !m)
         return VSG_REL_ERROR;
     const double *gbox = s->in->box, *mbox = idx->boxes + 4 * j;
     char r;

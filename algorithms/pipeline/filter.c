@@ -455,7 +455,7 @@ static vsg_status build_lists(vsg_batch *b, const vsg_method_index *idx, filter_
                     if (!vsg_box_meets(in->box, idx->boxes + 4 * j))
                         continue;
                 }
-                if (!idx->geoms[j])
+                if (!vsg_method_kept(idx, j))
                     continue;   /* repaired rows: the GPU saw their repair */
                 if (vsg_id_list_push(&lists[i], j) != VSG_OK || bytes_push(&hb, c) ||
                     (r->refine && vsg_id_list_push(&src, from) != VSG_OK))
@@ -499,7 +499,7 @@ static vsg_status method_extra(const vsg_method_index *idx, int64_t **extra, siz
     if (!*extra)
         return VSG_ERR_NOMEM;
     for (size_t j = 0; j < idx->n; j++)
-        if (idx->geoms[j] && (idx->col->flags[j] & GPU_CANNOT))
+        if (vsg_method_kept(idx, j) && (idx->col->flags[j] & GPU_CANNOT))
             (*extra)[(*n_extra)++] = (int64_t)j;
     return VSG_OK;
 }

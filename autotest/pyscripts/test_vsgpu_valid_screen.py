@@ -215,6 +215,27 @@ def test_dissolve_parses_only_what_geos_unions(tmp_path, counties_gpkg, coverage
         assert n_parsed == passed - 1, parsed
 
 
+@pytest.mark.parametrize("refine", ["YES", "NO"])
+@pytest.mark.parametrize("op", ["Intersection", "Clip"])
+def test_method_rows_left_unparsed(tmp_path, counties_gpkg, op, refine):
+    """The method layer's rows that the screen proves valid polygons are
+    left unparsed (stage method_deferred: rows kept in, rows deferred
+    out) and GEOS reads one only where it must work on it: with the GPU
+    refine (YES) rarely, without it (NO) every one, on several workers at
+    once. The answer, counters and warnings are those of the statement
+    without the screen."""
+    sql = "SELECT * FROM ST_%s(counties, states)" % op
+    cfg = {"VSGPU_GPU_REFINE": refine, "VSGPU_NUM_THREADS": "4"}
+    got, _ = _run(tmp_path, counties_gpkg, sql, "YES", cfg)
+    ref, _ = _run(tmp_path, counties_gpkg, sql, "NO", cfg)
+    _same(got, ref, "%s, refine %s" % (op, refine))
+    trace = sorted(tmp_path.glob("trace-*.json"), key=lambda p: p.stat().st_mtime)
+    stages = [json.loads(p.read_text())["stages"] for p in trace]
+    deferred = [_stage(s, "method_deferred") for s in stages]
+    assert [sum(d["rows_out"] for d in ds) for ds in deferred] == [56, 0], deferred
+    assert deferred[0][0]["rows_in"] == 56, deferred
+
+
 @pytest.mark.parametrize("name,sql", [
     ("states", "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"),
     ("intersection", "SELECT * FROM ST_Intersection(counties, states)"),
