@@ -156,7 +156,8 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     c.method = method;
     c.idx = idx;
     c.known_valid = NULL;
-    vsg_status st = e->valid_screen ? e->valid_screen(e, method, 0, &c.known_valid) : VSG_OK;
+    /* rows of every size: what passes is left unparsed (read_task) */
+    vsg_status st = e->valid_screen ? e->valid_screen(e, method, 1, &c.known_valid) : VSG_OK;
     if (st != VSG_OK) {
         vsg_method_index_destroy(idx);
         return st;

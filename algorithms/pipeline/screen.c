@@ -26,9 +26,10 @@
  * (about 20 vertices a row) cost 0.09-0.15 s and spared GEOS 0.10-0.15 s;
  * screening the tiled NYC boroughs (about 15,000 vertices a row) cost
  * 0.10-0.12 s and spared 0.22-0.26 s. Where the reader defers the parse
- * of what passes (a dissolve: spares_parse), the screen spares GEOS's
- * parse too, most of the read's cost: then rows of every size are
- * screened once they add up to SCREEN_MIN_BYTES. */
+ * of what passes (a dissolve, an overlay's method layer, an overlay's
+ * input batches: spares_parse), the screen spares GEOS's parse too, most
+ * of the read's cost: then rows of every size are screened once they add
+ * up to SCREEN_MIN_BYTES. */
 #define SCREEN_ROW_BYTES ((size_t)16 << 10)
 #define SCREEN_MIN_BYTES ((size_t)1 << 20)
 

@@ -150,17 +150,16 @@ def test_same_answer_as_geos_alone(tmp_path, cases, op, policy):
 
 def test_default_screens_large_rows_on_cuda(tmp_path, counties_gpkg, nybb_gpkg):
     """AUTO screens only on CUDA. Where the reader leaves what passes
-    unparsed (an overlay's input, a dissolve's members), rows of every size
-    are screened once they add up to 1 MiB: the counties. Elsewhere (an
-    overlay's method layer, which GEOS indexes) only rows of at least 16
-    KiB of WKB: the largest states, the boroughs (about 15,000 vertices
-    each)."""
+    unparsed (an overlay's input and method layers, a dissolve's members),
+    rows of every size are screened once they add up to 1 MiB: the
+    counties, not the states (254 KB); elsewhere only rows of at least 16
+    KiB of WKB: the boroughs (about 15,000 vertices each)."""
     sql = "SELECT * FROM ST_Intersection(counties, states)"
     _, screened = _run(tmp_path, counties_gpkg, sql, "AUTO")
     rows_in = sum(s["rows_in"] for s in screened)
     if BACKEND == "CUDA":
-        # every county; at most the largest states
-        assert 3231 <= rows_in < 3231 + 56, screened
+        # every county; no state
+        assert rows_in == 3231, screened
     else:
         assert not screened, screened
     sql = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
