@@ -260,23 +260,28 @@ vsg_status vsg_exec_sync(vsg_exec *x)
     return x->m->sync(x);
 }
 
-vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out)
+/* n scalars (n <= 2), then one wait. */
+static vsg_status read_scalars(vsg_exec *x, int n, const int64_t *const *src, int64_t *const *out)
 {
     INJECT(x, VSG_FAULT_GPU_CALL, "download");
     step_mark(x, "read (the host waits)", -1);
-    vsg_status st = x->m->download(x, out, src, sizeof *out);
+    vsg_status st = VSG_OK;
+    for (int k = 0; k < n && st == VSG_OK; k++)
+        st = x->m->download(x, out[k], src[k], sizeof *out[k]);
     return st == VSG_OK ? vsg_exec_sync(x) : st;
+}
+
+vsg_status vsg_exec_read_i64(vsg_exec *x, const int64_t *src, int64_t *out)
+{
+    return read_scalars(x, 1, &src, &out);
 }
 
 vsg_status vsg_exec_read2_i64(vsg_exec *x, const int64_t *src_a, int64_t *out_a,
                               const int64_t *src_b, int64_t *out_b)
 {
-    INJECT(x, VSG_FAULT_GPU_CALL, "download");
-    step_mark(x, "read (the host waits)", -1);
-    vsg_status st = x->m->download(x, out_a, src_a, sizeof *out_a);
-    if (st == VSG_OK)
-        st = x->m->download(x, out_b, src_b, sizeof *out_b);
-    return st == VSG_OK ? vsg_exec_sync(x) : st;
+    const int64_t *src[2] = {src_a, src_b};
+    int64_t *out[2] = {out_a, out_b};
+    return read_scalars(x, 2, src, out);
 }
 
 /* ---- primitives ------------------------------------------------------------ */

@@ -54,7 +54,6 @@ static void read_task(void *vctx, size_t j, int wid)
         memcpy(copy, c->method->wkb[j], rr.wkb_bytes);
         c->idx->wkb[j] = copy;
         c->idx->wkb_len[j] = rr.wkb_bytes;
-        c->idx->deferred[j] = 1;
     } else {
         /* From here on the geometry is read by all workers at once. */
         vsg_geom_warm_caches(w->ctx, rr.geom);
@@ -74,12 +73,11 @@ static vsg_status alloc_arrays(vsg_method_index *idx, size_t n, int n_workers)
     idx->dims = vsg_calloc(m, sizeof *idx->dims);
     idx->npoints = vsg_calloc(m, sizeof *idx->npoints);
     idx->repaired = vsg_calloc(m, 1);
-    idx->deferred = vsg_calloc(m, 1);
     idx->wkb = vsg_calloc(m, sizeof *idx->wkb);
     idx->wkb_len = vsg_calloc(m, sizeof *idx->wkb_len);
     idx->prepared = vsg_calloc((size_t)n_workers, sizeof *idx->prepared);
     if (!idx->geoms || !idx->boxes || !idx->dims || !idx->npoints || !idx->repaired ||
-        !idx->deferred || !idx->wkb || !idx->wkb_len || !idx->prepared)
+        !idx->wkb || !idx->wkb_len || !idx->prepared)
         return VSG_ERR_NOMEM;
     return VSG_OK;
 }
@@ -184,7 +182,7 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
             continue;
         include[j] = 1;
         kept++;
-        deferred += idx->deferred[j];
+        deferred += idx->wkb[j] != NULL;
         if (idx->dims[j] > idx->dimension)
             idx->dimension = idx->dims[j];
     }
@@ -242,7 +240,6 @@ void vsg_method_index_destroy(vsg_method_index *idx)
         free(idx->wkb);
     }
     free(idx->wkb_len);
-    free(idx->deferred);
     vsg_strtree_destroy(idx->tree);
     free(idx->boxes);
     free(idx->dims);
@@ -264,18 +261,19 @@ int vsg_method_index_dimension(const vsg_method_index *idx)
 
 int vsg_method_kept(const vsg_method_index *idx, size_t j)
 {
-    return idx->geoms[j] != NULL || idx->deferred[j];
+    return idx->geoms[j] != NULL || idx->wkb[j] != NULL;
 }
 
 const GEOSGeometry *vsg_method_geom(const vsg_method_index *idx, vsg_worker *w, size_t j)
 {
     GEOSGeometry *g = __atomic_load_n(&idx->geoms[j], __ATOMIC_ACQUIRE);
-    if (g || !idx->deferred[j])
+    if (g || !idx->wkb[j])
         return g;
-    vsg_worker_clear_message(w);
-    GEOSGeometry *mine = GEOSWKBReader_read_r(w->ctx, w->reader, idx->wkb[j], idx->wkb_len[j]);
-    if (!mine)
+    vsg_read_result r = {.outcome = VSG_READ_GEOM, .deferred = 1, .wkb_bytes = idx->wkb_len[j]};
+    char msg[256];
+    if (vsg_read_parse_deferred(w, idx->wkb[j], &r, msg, sizeof msg) != VSG_OK)
         return NULL;
+    GEOSGeometry *mine = r.geom;
     /* read by all workers once published: its caches filled first */
     vsg_geom_warm_caches(w->ctx, mine);
     GEOSGeometry *expected = NULL;

@@ -19,10 +19,9 @@ struct vsg_method_index {
     GEOSGeometry **geoms;           /* NULL: null, empty or dropped, or
                                        deferred and not yet parsed       */
     /* Rows the GPU pipeline's screen proved valid polygons are left
-     * unparsed (deferred[j]; their bytes copied to wkb[j]): GEOS reads a
-     * method geometry only where it must work on it (vsg_method_geom),
-     * and on the GPU that is rare. */
-    unsigned char *deferred;
+     * unparsed (their bytes copied to wkb[j], NULL for the others): GEOS
+     * reads a method geometry only where it must work on it
+     * (vsg_method_geom), and on the GPU that is rare. */
     unsigned char **wkb;
     size_t *wkb_len;
     double *boxes;                  /* 4 per geometry                   */

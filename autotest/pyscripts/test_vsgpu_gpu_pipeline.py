@@ -7,10 +7,10 @@ mode it fails the statement.
 The results themselves are compared with the CPU engine's for every
 statement of the suite by vsgpu_util.run_vsgpu (the cross-check)."""
 
+import importlib.util
 import json
 import math
 import pathlib
-import re
 
 import pytest
 from osgeo import gdal, ogr
@@ -338,13 +338,14 @@ def test_gpu_refine_orders_many_nodes_on_one_segment(vsimem_dir, tmp_path, teeth
 
 
 def _ref_step(name):
-    """The number of a refine step, from the enum of refine_steps.h."""
+    """The number of a refine step, from its enum (bench/tools/steps.py reads
+    the enums the same way to name the trace's steps)."""
     root = pathlib.Path(__file__).resolve().parents[2]
-    text = (root / "algorithms/elements/overlay/refine_steps.h").read_text()
-    body = re.sub(r"/\*.*?\*/", "", re.search(r"\benum\s*\{(.*?)\}", text, re.S).group(1),
-                  flags=re.S)
-    names = [t.strip() for t in body.split(",") if t.strip()]
-    return names.index(name)
+    spec = importlib.util.spec_from_file_location("steps", root / "bench/tools/steps.py")
+    steps = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(steps)
+    names = steps.enum_names(steps.ENUMS["overlay_refine"])
+    return {v: k for k, v in names.items()}[name]
 
 
 def _grid_rows(x0, y0, nx, ny, step):

@@ -350,8 +350,17 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
     return looked;
 }
 
-/* Events per instance that the head of a run orders itself (EV_ORDER). */
+/* The most events of one instance that EV_ORDER places; a longer run
+ * takes the two sorts. */
 #define VSG_REF_EV_RUN 32
+
+/* Event e's sort key by instance: its instance, or n_inst (last) for an
+ * event with none. */
+VSG_HD uint64_t vsg_ref_ev_inst_key(const vsg_ref_ctx *c, int64_t e)
+{
+    int64_t in = c->ev_inst[e];
+    return in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
+}
 
 /* Sorted position q (by instance, stable: by event within): the event's
  * place in its instance's run along the segment, by position key and then
@@ -823,17 +832,13 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         c->ev_key[e] = vsg_ref_pos_key(ax, ay, bx, by, c->ev_x[e], c->ev_y[e]);
         return 1;
     }
-    case VSG_REF_EV_INST: {
-        int64_t in = c->ev_inst[c->ev_idx[i]];
-        c->ev_key[i] = in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
+    case VSG_REF_EV_INST:
+        c->ev_key[i] = vsg_ref_ev_inst_key(c, c->ev_idx[i]);
         return 1;
-    }
-    case VSG_REF_EV_KEY: {
-        int64_t in = c->ev_inst[i];
+    case VSG_REF_EV_KEY:
         c->ev_idx[i] = i;
-        c->ev_key[i] = in < 0 ? (uint64_t)c->n_inst : (uint64_t)in;
+        c->ev_key[i] = vsg_ref_ev_inst_key(c, i);
         return 1;
-    }
     case VSG_REF_EV_ORDER:
         return vsg_ref_ev_order(c, i);
     case VSG_REF_EV_MARK:
