@@ -42,6 +42,7 @@
 #define VSG_ELEMENTS_UNION_COVERAGE_H
 
 #include "elements/atomics.h"
+#include "elements/box.h"
 #include "elements/col_view.h"
 #include "elements/filter/bounds.h"
 #include "elements/filter/chunks.h"
@@ -371,7 +372,6 @@ typedef struct {
     int64_t n;
     int64_t *group;
     double *ax, *ay, *bx, *by;
-    double *box;                 /* 4 per segment, for the noding join     */
     uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted   */
     int64_t *sidx, *eidx;        /* the segments behind them               */
     int64_t *spos, *epos;        /* where each segment's keys sorted to    */
@@ -394,10 +394,6 @@ VSG_HD void vsg_cov_r_set(const vsg_cov_r *R, int64_t j, int64_t g, double ax, d
     R->ay[j] = ay;
     R->bx[j] = bx;
     R->by[j] = by;
-    R->box[4 * j] = ax < bx ? ax : bx;
-    R->box[4 * j + 1] = ay < by ? ay : by;
-    R->box[4 * j + 2] = ax < bx ? bx : ax;
-    R->box[4 * j + 3] = ay < by ? by : ay;
     R->skey[j] = vsg_cov_node_key(g, ax, ay);
     R->sidx[j] = j;
     R->ekey[j] = vsg_cov_node_key(g, bx, by);
@@ -587,6 +583,96 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
     }
     if (!ok)
         VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
+}
+
+/* The noding's pairs come from chunks of R: runs of at most VSG_COV_CHUNK
+ * consecutive segments of one group. R keeps its rings' segments in order,
+ * so a chunk's box is about a ring's width across VSG_COV_CHUNK segments:
+ * the join of chunk boxes holds a sixteenth of the entries a join of
+ * segment boxes would, and its pairs of two groups (neighbours sharing a
+ * boundary: most of them) are dropped by one test each, not by one per
+ * pair of segments. Every pair of segments of one group whose boxes meet
+ * is still tested, once: (i, i + 1) by NODING_NEXT, the others of one
+ * chunk by NODING_SELF, those of two chunks by NODING_CHUNKS. */
+#define VSG_COV_CHUNK 16
+
+/* Whether segment i of R starts a chunk. */
+VSG_HD int64_t vsg_cov_chunk_head(const vsg_cov_r *R, int64_t i)
+{
+    return i == 0 || i % VSG_COV_CHUNK == 0 || R->group[i] != R->group[i - 1];
+}
+
+VSG_HD void vsg_cov_seg_box(const vsg_cov_r *R, int64_t i, double *b)
+{
+    double ax = R->ax[i], ay = R->ay[i], bx = R->bx[i], by = R->by[i];
+    b[0] = ax < bx ? ax : bx;
+    b[1] = ay < by ? ay : by;
+    b[2] = ax < bx ? bx : ax;
+    b[3] = ay < by ? by : ay;
+}
+
+/* cbox: the box of chunk k, segments [start[k], start[k + 1]). */
+VSG_HD int64_t vsg_cov_chunk_box(const vsg_cov_r *R, const int64_t *start, int64_t k,
+                                 double *cbox)
+{
+    double b[4], *o = cbox + 4 * k;
+    vsg_cov_seg_box(R, start[k], o);
+    for (int64_t i = start[k] + 1; i < start[k + 1]; i++) {
+        vsg_cov_seg_box(R, i, b);
+        o[0] = b[0] < o[0] ? b[0] : o[0];
+        o[1] = b[1] < o[1] ? b[1] : o[1];
+        o[2] = b[2] > o[2] ? b[2] : o[2];
+        o[3] = b[3] > o[3] ? b[3] : o[3];
+    }
+    return start[k + 1] - start[k];
+}
+
+/* Segment i (box a) against segments [j0, j1) of its group, (i, i + 1)
+ * aside. */
+VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, int64_t j0,
+                               int64_t j1, uint32_t *bad)
+{
+    double b[4];
+    for (int64_t j = j0; j < j1; j++) {
+        if (j == i + 1)
+            continue;
+        vsg_cov_seg_box(R, j, b);
+        if (vsg_box_meets(a, b))
+            vsg_cov_noding(R, i, j, bad);
+    }
+}
+
+/* Item i of NODING_SELF: segment i against the later ones of its chunk. */
+VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, uint32_t *bad)
+{
+    int64_t j1 = i + 1;
+    while (j1 < R->n && !vsg_cov_chunk_head(R, j1))
+        j1++;
+    double a[4];
+    vsg_cov_seg_box(R, i, a);
+    vsg_cov_noding_run(R, i, a, i + 2, j1, bad);
+    return j1 - i;
+}
+
+/* Item t of NODING_CHUNKS: segment t % VSG_COV_CHUNK of chunk pa[q]
+ * against chunk pb[q] (q = t / VSG_COV_CHUNK, pa[q] < pb[q], so every i
+ * is below every j); chunks of two groups are dropped at once, and a
+ * segment off the other chunk's box (most of them: chunks that meet do so
+ * at a few segments) by one test. */
+VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
+                                     const double *cbox, const int64_t *pa, const int64_t *pb,
+                                     int64_t t, uint32_t *bad)
+{
+    int64_t q = t / VSG_COV_CHUNK, ka = pa[q], kb = pb[q];
+    int64_t i = start[ka] + t % VSG_COV_CHUNK, j0 = start[kb], j1 = start[kb + 1];
+    if (i >= start[ka + 1] || R->group[i] != R->group[j0])
+        return 1;
+    double a[4];
+    vsg_cov_seg_box(R, i, a);
+    if (!vsg_box_meets(a, cbox + 4 * kb))
+        return 1;
+    vsg_cov_noding_run(R, i, a, j0, j1, bad);
+    return j1 - j0;
 }
 
 /* ---- step 5: rings by pointer jumping ------------------------------------------

@@ -42,7 +42,14 @@ typedef struct {
     int32_t *deg_end, *deg_start;
     uint32_t *preds;
     int64_t *changed;              /* one flag: a round changed something      */
-    /* candidate pairs (the noding join, then test points against rings) */
+    /* R's chunks (coverage.h, step 4): heads, their offsets, each chunk's
+     * first segment (n_chunks + 1) and box (the CPU engine's: one box a
+     * segment) */
+    int64_t n_chunks;
+    int64_t *c_head, *c_off, *c_start;
+    double *c_box;
+    /* candidate pairs (the noding join of R's chunks, then test points
+     * against rings) */
     const int64_t *pa, *pb;
     int64_t n_pairs;
     /* the rings of R */
@@ -82,7 +89,7 @@ enum {
     VSG_COV_LINK,         /* R.n ...   */
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
-    VSG_COV_NODING,       /* n_pairs   */
+    VSG_COV_NODING,       /* n_pairs (of segments: the CPU engine's) */
     VSG_COV_NODING_NEXT,  /* R.n - 1   */
     VSG_COV_RUN_HEAD,     /* R.n       */
     VSG_COV_RUN_INIT,     /* R.n       */
@@ -118,6 +125,12 @@ enum {
     VSG_COV_OUT_COORDS,   /* blocks of n_ocoords */
     VSG_COV_IOTA,         /* n_geoms (the screen: one group per row) */
     VSG_COV_HOLE_OWN,     /* n_orings  */
+    VSG_COV_CHUNK_HEAD,   /* R.n       */
+    VSG_COV_CHUNK_START,  /* R.n       */
+    VSG_COV_CHUNK_BOX,    /* n_chunks  */
+    VSG_COV_NODING_SELF,  /* R.n       */
+    VSG_COV_NODING_CHUNKS, /* n_pairs * VSG_COV_CHUNK (chunk pairs, rows) */
+    VSG_COV_SEG_BOX,      /* R.n       */
     VSG_COV_N_STEPS
 };
 
@@ -224,9 +237,27 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_NODING:
         vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
         return 1;
-    case VSG_COV_NODING_NEXT:   /* the pairs the join leaves out */
+    case VSG_COV_NODING_CHUNKS:
+        return vsg_cov_noding_chunks(R, c->c_start, c->c_box, c->pa, c->pb, i, c->bad);
+    case VSG_COV_SEG_BOX:
+        vsg_cov_seg_box(R, i, c->c_box + 4 * i);
+        return 1;
+    case VSG_COV_NODING_NEXT:   /* the pairs the other two leave out */
         vsg_cov_noding(R, i, i + 1, c->bad);
         return 1;
+    case VSG_COV_NODING_SELF:
+        return vsg_cov_noding_self(R, i, c->bad);
+    case VSG_COV_CHUNK_HEAD:
+        c->c_head[i] = vsg_cov_chunk_head(R, i);
+        return 1;
+    case VSG_COV_CHUNK_START:
+        if (c->c_head[i])
+            c->c_start[c->c_off[i]] = i;
+        if (i == 0)
+            c->c_start[c->n_chunks] = R->n;
+        return 1;
+    case VSG_COV_CHUNK_BOX:
+        return vsg_cov_chunk_box(R, c->c_start, i, c->c_box);
     case VSG_COV_RUN_HEAD:
         c->is_head[i] = vsg_cov_run_is_head(i, c->next);
         return 1;

@@ -11,7 +11,9 @@
  *   coverage_link      each segment of R linked to the next of its ring at
  *                      its end node (degree, sectors and the permutation
  *                      checked)
- *   candidates         R's segment boxes joined with themselves (in no
+ *   candidates         the boxes of R's chunks (runs of consecutive
+ *                      segments of one group; the CPU engine's backend:
+ *                      of its segments) joined with themselves (in no
  *                      particular order: no sort)
  *   coverage_noding    segments of R meet only at shared endpoints
  *   coverage_rings     rings by pointer jumping over runs of consecutive
@@ -149,12 +151,62 @@ done:
     return st;
 }
 
-static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+/* The noding (coverage.h, step 4): every pair of R's segments of one
+ * group whose boxes meet, each once (i < j), in no order (each is tested
+ * alone, and only marks its group). The device joins the boxes of R's
+ * chunks; the CPU engine's own backend, whose one-pass join costs a
+ * segment what the chunks' tests would cost it many times over, joins
+ * the segments' boxes. R's segments come in runs, so most segments' boxes
+ * meet the next one's: those pairs (i, i + 1), met or not, are tested by
+ * one item each, not found by either join. */
+static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
     vsg_pairs p;
     memset(&p, 0, sizeof p);
+    int by_chunks = !vsg_exec_host_plain(x);
+    if (by_chunks) {
+        TRY(get(x, s, (size_t)n * I64, &c->c_head));
+        TRY(get(x, s, (size_t)(n + 1) * I64, &c->c_off));
+        TRY(step(x, c, VSG_COV_CHUNK_HEAD, n));
+        TRY(vsg_scan_total(x, c->c_head, c->c_off, n, &c->n_chunks));
+        TRY(get(x, s, (size_t)(c->n_chunks + 1) * I64, &c->c_start));
+        TRY(get(x, s, (size_t)c->n_chunks * 4 * F64, &c->c_box));
+        TRY(step(x, c, VSG_COV_CHUNK_START, n));
+        TRY(step(x, c, VSG_COV_CHUNK_BOX, c->n_chunks));
+        TRY(vsg_stage_candidates_above(x, c->c_box, c->n_chunks, 1, 0, &p));
+    } else {
+        TRY(get(x, s, (size_t)n * 4 * F64, &c->c_box));
+        TRY(step(x, c, VSG_COV_SEG_BOX, n));
+        TRY(vsg_stage_candidates_above(x, c->c_box, n, 2, 0, &p));
+    }
+    vsg_exec_stage_begin(x, NAME(c, "noding"));
+    c->pa = p.a;
+    c->pb = p.b;
+    c->n_pairs = p.n;
+    if (by_chunks) {
+        st = step(x, c, VSG_COV_NODING_CHUNKS, p.n * VSG_COV_CHUNK);
+        if (st == VSG_OK)
+            st = step(x, c, VSG_COV_NODING_SELF, n);
+    } else {
+        st = step(x, c, VSG_COV_NODING, p.n);
+    }
+    if (st == VSG_OK && n > 1)
+        st = step(x, c, VSG_COV_NODING_NEXT, n - 1);
+    vsg_exec_stage_end(x, p.n + n, p.n);
+done:
+    vsg_exec_free(x, p.a);
+    vsg_exec_free(x, p.b);
+    c->pa = c->pb = NULL;
+    c->n_pairs = 0;
+    return st;
+}
+
+static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t n = c->R.n;
     vsg_exec_stage_begin(x, NAME(c, "link"));
     TRY(get(x, s, (size_t)n * I64, &c->next));
     TRY(get(x, s, (size_t)n * sizeof(int32_t), &c->deg_end));
@@ -166,25 +218,8 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_PRED_COUNT, n));
     TRY(step(x, c, VSG_COV_PRED_CHECK, n));
     vsg_exec_stage_end(x, n, n);
-
-    /* each pair (i, j) once, i < j, unsorted: each is tested alone, and
-     * only marks its group. R's segments come in runs, so most segments'
-     * boxes meet the next one's: those pairs (i, i + 1), met or not, are
-     * tested by one item each, not found by the join. */
-    TRY(vsg_stage_candidates_above(x, c->R.box, n, 2, 0, &p));
-    vsg_exec_stage_begin(x, NAME(c, "noding"));
-    c->pa = p.a;
-    c->pb = p.b;
-    c->n_pairs = p.n;
-    st = step(x, c, VSG_COV_NODING, p.n);
-    if (st == VSG_OK && n > 1)
-        st = step(x, c, VSG_COV_NODING_NEXT, n - 1);
-    vsg_exec_stage_end(x, p.n + n, p.n);
+    st = noding(x, c, s);
 done:
-    vsg_exec_free(x, p.a);
-    vsg_exec_free(x, p.b);
-    c->pa = c->pb = NULL;
-    c->n_pairs = 0;
     return st;
 }
 
@@ -421,7 +456,6 @@ vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, i
     TRY(get(x, s, (size_t)n * F64, &R->ay));
     TRY(get(x, s, (size_t)n * F64, &R->bx));
     TRY(get(x, s, (size_t)n * F64, &R->by));
-    TRY(get(x, s, (size_t)n * 4 * F64, &R->box));
     TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
     TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
     TRY(get(x, s, (size_t)n * I64, &R->sidx));

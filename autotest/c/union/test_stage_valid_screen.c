@@ -13,6 +13,10 @@
  *     let through, so the screen spares GEOS its work;
  *   - seeded random polygons and multipolygons, valid and not: every one
  *     let through is valid for GEOS, and most valid ones are let through;
+ *   - long rings crossing themselves between vertices 2 to 250 apart, in
+ *     one chunk of the noding or two (VSG_COV_CHUNK), beside rows that
+ *     overlap each other (not invalid: rows are screened alone), on the
+ *     device-shaped host backend and on the CPU engine's own;
  *   - where a GPU backend opens, the device gives the host's verdicts.
  */
 #include <math.h>
@@ -31,8 +35,9 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* The screen's verdicts for m's members (why[i], host backend). */
-static int screen(const members *m, uint32_t *why)
+/* The screen's verdicts for m's members (why[i], host backend: the
+ * device-shaped one, or with plain the CPU engine's own). */
+static int screen_on(const members *m, uint32_t *why, int plain)
 {
     vsg_wkb_array in = {m->n, (const unsigned char *const *)m->wkb, m->size};
     vsg_columnar col;
@@ -40,12 +45,16 @@ static int screen(const members *m, uint32_t *why)
     vsg_exec *x = NULL;
     if (vsg_columnar_from_wkb(&in, &col, &rep) != VSG_OK || vsg_exec_create_host(&x) != VSG_OK)
         return 0;
+    if (plain)
+        vsg_exec_set_host_plain(x);
     vsg_col_view v = vsg_columnar_view(&col);
     vsg_status st = vsg_stage_valid_screen(x, &v, why);
     vsg_exec_destroy(x);
     vsg_columnar_free(&col);
     return st == VSG_OK;
 }
+
+static int screen(const members *m, uint32_t *why) { return screen_on(m, why, 0); }
 
 /* Every member let through is valid for GEOS; returns how many passed. */
 static size_t sound(const members *m, const uint32_t *why)
@@ -255,6 +264,62 @@ static void random_polygons(void)
     members_free(&m);
 }
 
+/* ---- long rings: the noding's chunks ------------------------------------------------
+ * A convex ring of 300 vertices with vertices k + 1 and k + d swapped
+ * crosses itself between segments d apart: within one chunk of the
+ * noding's join or across two, wherever k falls. */
+static void circle_wkt(char *buf, size_t cap, double cx, int n, int k, int d)
+{
+    size_t o = (size_t)snprintf(buf, cap, "POLYGON((");
+    for (int q = 0; q <= n; q++) {
+        int u = q % n;
+        if (d > 0 && u == k + 1)
+            u = k + d;
+        else if (d > 0 && u == k + d)
+            u = k + 1;
+        double a = 2 * M_PI * u / n;
+        o += (size_t)snprintf(buf + o, cap - o, "%s%.17g %.17g", q ? "," : "", cx + 10 * cos(a),
+                              10 * sin(a));
+    }
+    snprintf(buf + o, cap - o, "))");
+}
+
+static void long_rings(void)
+{
+    static const int ds[] = {2, 3, 5, 14, 15, 16, 17, 31, 33, 100, 250};
+    static const int ks[] = {0, 7, 14, 15, 37};
+    const int nd = (int)(sizeof ds / sizeof *ds), nk = (int)(sizeof ks / sizeof *ks);
+    char wkt[32768];
+    members m = {0};
+    /* two valid circles that overlap each other, then a small row */
+    circle_wkt(wkt, sizeof wkt, 0, 300, 0, 0);
+    add_wkt(&m, wkt, 0);
+    circle_wkt(wkt, sizeof wkt, 3, 300, 0, 0);
+    add_wkt(&m, wkt, 1);
+    add_wkt(&m, "POLYGON((0 0,1 0,1 1,0 1,0 0))", 2);
+    for (int a = 0; a < nd; a++)
+        for (int b = 0; b < nk; b++) {
+            circle_wkt(wkt, sizeof wkt, 25.0 * (a * nk + b + 1), 300, ks[b], ds[a]);
+            add_wkt(&m, wkt, (int64_t)m.n);
+        }
+    for (size_t i = 0; i < m.n; i++)
+        CHECK(GEOSisValid_r(ctx, m.g[i]) == (i < 3 ? 1 : 0));
+    for (int plain = 0; plain < 2; plain++) {
+        uint32_t *why = calloc(m.n, sizeof *why);
+        REQUIRE(screen_on(&m, why, plain));
+        CHECK(why[0] == 0 && why[1] == 0 && why[2] == 0);
+        size_t caught = 0;
+        for (size_t i = 3; i < m.n; i++)
+            caught += why[i] != 0;
+        if (caught != m.n - 3)
+            fprintf(stderr, "  %s backend: %zu of %zu crossings caught\n",
+                    plain ? "CPU engine's" : "device-shaped", caught, m.n - 3);
+        CHECK(caught == m.n - 3);
+        free(why);
+    }
+    members_free(&m);
+}
+
 /* ---- the device gives the host's verdicts ---------------------------------------- */
 static void device_matches_host(void)
 {
@@ -310,6 +375,7 @@ int main(void)
     RUN(hand_made);
     RUN(other_rows);
     RUN(random_polygons);
+    RUN(long_rings);
     RUN(device_matches_host);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
