@@ -52,6 +52,12 @@ vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int
 vsg_status vsg_stage_candidates_above(vsg_exec *x, const double *boxes, int64_t n, int64_t gap,
                                       int sorted, vsg_pairs *out);
 
+/* vsg_stage_candidates_above's pairs of one group only: group[i] ==
+ * group[j] (n values, backend memory), tested where the pair is found,
+ * so a caller that wants pairs within groups gets none across them. */
+vsg_status vsg_stage_candidates_grouped(vsg_exec *x, const double *boxes, const int64_t *group,
+                                        int64_t n, int64_t gap, int sorted, vsg_pairs *out);
+
 /* ---- classify --------------------------------------------------------------
  * For each candidate pair (sorted by a then b, as the candidates stage gives
  * them) its VSG_CLS_* class (elements/filter/classify.h); boxes_a/boxes_b

@@ -108,7 +108,7 @@ __global__ void item_chunks(const vsg_grid *grid, const double *boxes_a, int64_t
 __global__ void probe(const vsg_grid *grid, const double *boxes_a, const int64_t *blk_off,
                       const int64_t *it_row, int64_t ni, const int64_t *coff, int64_t nk,
                       const int64_t *cell_start, const uint64_t *ekeys, const double *ebox,
-                      const int64_t *eids, int64_t gap, int64_t *cnt, uint32_t *hits,
+                      const int64_t *eids, vsg_grid_want want, int64_t *cnt, uint32_t *hits,
                       int64_t *item)
 {
     const vsg_grid gr = *grid;
@@ -116,7 +116,7 @@ __global__ void probe(const vsg_grid *grid, const double *boxes_a, const int64_t
         int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t];
         item[k] = t;
         cnt[k] = vsg_grid_probe_chunk(&gr, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
-                                      cell_start, ekeys, ebox, eids, gap, hits + k, nullptr);
+                                      cell_start, ekeys, ebox, eids, want, hits + k, nullptr);
     }
 }
 
@@ -240,13 +240,13 @@ extern "C" vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid,
                                             const int64_t *coff, int64_t nk,
                                             const int64_t *cell_start, const uint64_t *ekeys,
                                             const double *ebox, const int64_t *eids,
-                                            int64_t gap, int64_t *cnt, uint32_t *hits,
+                                            vsg_grid_want want, int64_t *cnt, uint32_t *hits,
                                             int64_t *item)
 {
     if (nk <= 0)
         return VSG_OK;
     probe<<<vsg_gpu_blocks(g, nk, kBlock), kBlock, 0, vsg_gpu_stream(g)>>>(
-        grid, boxes_a, blk_off, it_row, ni, coff, nk, cell_start, ekeys, ebox, eids, gap, cnt,
+        grid, boxes_a, blk_off, it_row, ni, coff, nk, cell_start, ekeys, ebox, eids, want, cnt,
         hits, item);
     VSG_CUDA_TRY(g, cudaGetLastError());
     return VSG_OK;

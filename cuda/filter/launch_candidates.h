@@ -46,7 +46,7 @@ vsg_status vsg_launch_cand_probe(vsg_gpu *g, const vsg_grid *grid, const double 
                                  const int64_t *blk_off, const int64_t *it_row, int64_t ni,
                                  const int64_t *coff, int64_t nk, const int64_t *cell_start,
                                  const uint64_t *ekeys, const double *ebox, const int64_t *eids,
-                                 int64_t gap, int64_t *cnt, uint32_t *hits, int64_t *item);
+                                 vsg_grid_want want, int64_t *cnt, uint32_t *hits, int64_t *item);
 /* vsg_grid_emit_chunk for every chunk k with hits: its pairs into
  * pkeys/pb from off[k]. */
 vsg_status vsg_launch_cand_emit(vsg_gpu *g, const vsg_grid *grid, const double *boxes_a,

@@ -225,25 +225,31 @@ VSG_HD void vsg_grid_emit(uint64_t *pkeys, int64_t *pb, int64_t k, int64_t i, in
     }
 }
 
-/* Whether pair (i, j) is asked for: every pair (gap 0), or, in a join of
- * one set of boxes with itself, only those with j >= i + gap (gap >= 1:
+/* Which pairs (i, j) a join asks for: every pair (gap 0), or, in a join
+ * of one set of boxes with itself, only those with j >= i + gap (gap >= 1:
  * each unordered pair once; 2 also leaves out i's neighbour i + 1, which
- * the caller tests on its own). */
-VSG_HD int vsg_grid_wanted(int64_t i, int64_t j, int64_t gap)
+ * the caller tests on its own); with grp (a join of one set with itself),
+ * only pairs of one group, grp[i] == grp[j]. */
+typedef struct {
+    int64_t gap;
+    const int64_t *grp;
+} vsg_grid_want;
+
+VSG_HD int vsg_grid_wanted(int64_t i, int64_t j, vsg_grid_want w)
 {
-    return gap <= 0 || j - i >= gap;
+    return (w.gap <= 0 || j - i >= w.gap) && (!w.grp || w.grp[i] == w.grp[j]);
 }
 
 /* Probes the grid with block blk of box a (row i): counts the b entries it
  * pairs with in those cells (and, for block 0, the big cell), and when
  * pkeys is not NULL also writes pkeys[off + k] = (i << bbits) | j and
- * pb[off + k] = j; only pairs vsg_grid_wanted with gap. cell_start has
+ * pb[off + k] = j; only pairs vsg_grid_wanted with want. cell_start has
  * big + 2 entries; ebox and eid are the entries' boxes and b rows, in cell
  * order. *work (may be NULL) gets the cells and entries visited. Returns
  * the count. */
 VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int64_t blk,
                               const int64_t *cell_start, const double *ebox,
-                              const int64_t *eid, int64_t gap, int bbits, int64_t off,
+                              const int64_t *eid, vsg_grid_want want, int bbits, int64_t off,
                               uint64_t *pkeys, int64_t *pb, int64_t *work)
 {
     if (!vsg_grid_box_valid(a))
@@ -261,7 +267,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
         for (int64_t e = cell_start[c]; e < cell_start[c + 1]; e++) {
             const double *b = ebox + 4 * e;
             visited++;
-            if (!vsg_grid_wanted(i, eid[e], gap) || !vsg_box_meets(a, b))
+            if (!vsg_grid_wanted(i, eid[e], want) || !vsg_box_meets(a, b))
                 continue;
             /* report only in the cell of the intersection's low corner */
             if (vsg_grid_axis(fmax(a[0], b[0]), g->x0, g->sx, g->gx) != cx ||
@@ -273,7 +279,7 @@ VSG_HD int64_t vsg_grid_probe(const vsg_grid *g, const double *a, int64_t i, int
     for (int64_t e = blk == 0 ? cell_start[g->big] : 0;
          blk == 0 && e < cell_start[g->big + 1]; e++) {
         visited++;
-        if (!vsg_grid_wanted(i, eid[e], gap) || !vsg_box_meets(a, ebox + 4 * e))
+        if (!vsg_grid_wanted(i, eid[e], want) || !vsg_box_meets(a, ebox + 4 * e))
             continue;
         vsg_grid_emit(pkeys, pb, off + n++, i, eid[e], bbits);
     }
@@ -350,14 +356,14 @@ VSG_HD int64_t vsg_grid_chunks(int64_t n)
 
 /* Tests part p of item k of box a (row i): its candidates [p *
  * VSG_GRID_CHUNK, (p + 1) * VSG_GRID_CHUNK), r0 = p * VSG_GRID_CHUNK.
- * Counts the pairs (those vsg_grid_wanted with gap) and sets bit r - r0
+ * Counts the pairs (those vsg_grid_wanted with want) and sets bit r - r0
  * of *hits for each (the count pass; the fill pass, vsg_grid_emit_chunk,
  * writes them from the bits: no box is read or tested twice). *work (may
  * be NULL) gets the candidates tested. */
 VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t i, int64_t k,
                                     int64_t p, const int64_t *cell_start,
                                     const uint64_t *ekeys, const double *ebox,
-                                    const int64_t *eid, int64_t gap, uint32_t *hits,
+                                    const int64_t *eid, vsg_grid_want want, uint32_t *hits,
                                     int64_t *work)
 {
     int64_t cy, e0, e1, b0, b1;
@@ -370,7 +376,7 @@ VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t 
     for (int64_t r = r0; r < (r1 < row_len ? r1 : row_len); r++) {
         int64_t e = e0 + r;
         const double *b = ebox + 4 * e;
-        if (!vsg_box_meets(a, b) || !vsg_grid_wanted(i, eid[e], gap))
+        if (!vsg_box_meets(a, b) || !vsg_grid_wanted(i, eid[e], want))
             continue;
         /* only in the cell of the intersection's low corner */
         if (vsg_grid_axis(fmax(a[1], b[1]), g->y0, g->sy, g->gy) != cy ||
@@ -382,7 +388,7 @@ VSG_HD int64_t vsg_grid_probe_chunk(const vsg_grid *g, const double *a, int64_t 
     /* the big cell's run: positions [max(r0, row_len), r1) */
     for (int64_t r = r0 > row_len ? r0 : row_len; r < r1; r++) {
         int64_t e = b0 + (r - row_len);
-        if (!vsg_box_meets(a, ebox + 4 * e) || !vsg_grid_wanted(i, eid[e], gap))
+        if (!vsg_box_meets(a, ebox + 4 * e) || !vsg_grid_wanted(i, eid[e], want))
             continue;
         bits |= (uint32_t)1 << (r - r0);
         n++;

@@ -589,9 +589,9 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
  * consecutive segments of one group. R keeps its rings' segments in order,
  * so a chunk's box is about a ring's width across VSG_COV_CHUNK segments:
  * the join of chunk boxes holds a sixteenth of the entries a join of
- * segment boxes would, and its pairs of two groups (neighbours sharing a
- * boundary: most of them) are dropped by one test each, not by one per
- * pair of segments. Every pair of segments of one group whose boxes meet
+ * segment boxes would, and it keeps pairs of chunks of one group only
+ * (vsg_stage_candidates_grouped), so the pairs of neighbours sharing a
+ * boundary, most of those whose boxes meet, cost no test. Every pair of segments of one group whose boxes meet
  * is still tested, once: (i, i + 1) by NODING_NEXT, the others of one
  * chunk by NODING_SELF, those of two chunks by NODING_CHUNKS. */
 #define VSG_COV_CHUNK 16
@@ -656,16 +656,16 @@ VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, uint32_t *bad)
 
 /* Item t of NODING_CHUNKS: segment t % VSG_COV_CHUNK of chunk pa[q]
  * against chunk pb[q] (q = t / VSG_COV_CHUNK, pa[q] < pb[q], so every i
- * is below every j); chunks of two groups are dropped at once, and a
+ * is below every j, and the join gives chunks of one group only); a
  * segment off the other chunk's box (most of them: chunks that meet do so
- * at a few segments) by one test. */
+ * at a few segments) is dropped by one test. */
 VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
                                      const double *cbox, const int64_t *pa, const int64_t *pb,
                                      int64_t t, uint32_t *bad)
 {
     int64_t q = t / VSG_COV_CHUNK, ka = pa[q], kb = pb[q];
     int64_t i = start[ka] + t % VSG_COV_CHUNK, j0 = start[kb], j1 = start[kb + 1];
-    if (i >= start[ka + 1] || R->group[i] != R->group[j0])
+    if (i >= start[ka + 1] || R->group[i] != R->group[j0])   /* (the join's own test) */
         return 1;
     double a[4];
     vsg_cov_seg_box(R, i, a);

@@ -43,10 +43,10 @@ typedef struct {
     uint32_t *preds;
     int64_t *changed;              /* one flag: a round changed something      */
     /* R's chunks (coverage.h, step 4): heads, their offsets, each chunk's
-     * first segment (n_chunks + 1) and box (the CPU engine's: one box a
-     * segment) */
+     * first segment (n_chunks + 1), group and box (the CPU engine's: one
+     * box a segment) */
     int64_t n_chunks;
-    int64_t *c_head, *c_off, *c_start;
+    int64_t *c_head, *c_off, *c_start, *c_group;
     double *c_box;
     /* candidate pairs (the noding join of R's chunks, then test points
      * against rings) */
@@ -257,6 +257,7 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
             c->c_start[c->n_chunks] = R->n;
         return 1;
     case VSG_COV_CHUNK_BOX:
+        c->c_group[i] = R->group[c->c_start[i]];
         return vsg_cov_chunk_box(R, c->c_start, i, c->c_box);
     case VSG_COV_RUN_HEAD:
         c->is_head[i] = vsg_cov_run_is_head(i, c->next);

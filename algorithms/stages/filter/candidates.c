@@ -150,20 +150,20 @@ static vsg_status step_probe(vsg_exec *x, const vsg_grid *grid, const double *bo
                              const int64_t *blk_off, const int64_t *it_row, int64_t ni,
                              const int64_t *coff, int64_t nk, const int64_t *cell_start,
                              const uint64_t *ekeys, const double *ebox, const int64_t *eids,
-                             int64_t gap, int64_t *cnt, uint32_t *hits, int64_t *item)
+                             vsg_grid_want want, int64_t *cnt, uint32_t *hits, int64_t *item)
 {
     vsg_status launched = vsg_exec_launch(x, "candidates probe");
     if (launched != VSG_OK)
         return launched;
     if (vsg_step_on_gpu(x))
         GPU_OR(vsg_launch_cand_probe(vsg_exec_gpu(x), grid, boxes_a, blk_off, it_row, ni, coff,
-                                     nk, cell_start, ekeys, ebox, eids, gap, cnt, hits, item));
+                                     nk, cell_start, ekeys, ebox, eids, want, cnt, hits, item));
     int64_t most = 0;
     for (int64_t k = 0; k < nk; k++) {
         int64_t t = vsg_grid_item_row(coff, ni, k), i = it_row[t], w = 0;
         item[k] = t;
         cnt[k] = vsg_grid_probe_chunk(grid, boxes_a + 4 * i, i, t - blk_off[i], k - coff[t],
-                                      cell_start, ekeys, ebox, eids, gap, hits + k, &w);
+                                      cell_start, ekeys, ebox, eids, want, hits + k, &w);
         most = w + 1 > most ? w + 1 : most;   /* the candidates and the item */
     }
     vsg_exec_note_work(x, most);
@@ -238,7 +238,8 @@ static void scratch_free(vsg_exec *x, cand_scratch *s)
 }
 
 static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const double *boxes_b,
-                      int64_t nb, int sorted, int64_t gap, vsg_pairs *out, cand_scratch *s)
+                      int64_t nb, int sorted, vsg_grid_want want, vsg_pairs *out,
+                      cand_scratch *s)
 {
     vsg_status st = VSG_OK;
     const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
@@ -292,7 +293,7 @@ static vsg_status run(vsg_exec *x, const double *boxes_a, int64_t na, const doub
     TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(uint32_t), (void **)&s->hits));
     TRY(vsg_exec_alloc(x, (size_t)(nk ? nk : 1) * sizeof(int64_t), (void **)&s->item));
     TRY(step_probe(x, s->grid, boxes_a, s->blk_off, s->it_row, ni, s->coff, nk, s->cell_start,
-                   s->ekeys, s->ebox, s->eids, gap, s->cnt_a, s->hits, s->item));
+                   s->ekeys, s->ebox, s->eids, want, s->cnt_a, s->hits, s->item));
     TRY(vsg_exec_scan_i64(x, s->cnt_a, s->off_a, nk));
     TRY(vsg_exec_read_i64(x, s->off_a + nk, &np));
     TRY(vsg_exec_alloc(x, (size_t)np * sizeof(uint64_t), (void **)&s->pkeys));
@@ -312,7 +313,7 @@ done:
 }
 
 static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
-                             const double *boxes_b, int64_t nb, int sorted, int64_t gap,
+                             const double *boxes_b, int64_t nb, int sorted, vsg_grid_want want,
                              vsg_pairs *out)
 {
     out->n = 0;
@@ -326,9 +327,9 @@ static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
         /* the CPU engine's own backend: one pass, no device-shaped steps */
         if (vsg_exec_host_plain(x))
             st = vsg_candidates_host_run(x, boxes_a, na, boxes_b, nb, cell_cap(nb), sorted,
-                                         gap, out);
+                                         want, out);
         else
-            st = run(x, boxes_a, na, boxes_b, nb, sorted, gap, out, &s);
+            st = run(x, boxes_a, na, boxes_b, nb, sorted, want, out, &s);
         scratch_free(x, &s);
         if (st != VSG_OK) {
             vsg_exec_free(x, out->a);
@@ -341,22 +342,31 @@ static vsg_status candidates(vsg_exec *x, const double *boxes_a, int64_t na,
     return st;
 }
 
+static const vsg_grid_want every = {0, NULL};
+
 vsg_status vsg_stage_candidates(vsg_exec *x, const double *boxes_a, int64_t na,
                                 const double *boxes_b, int64_t nb, vsg_pairs *out)
 {
-    return candidates(x, boxes_a, na, boxes_b, nb, 1, 0, out);
+    return candidates(x, boxes_a, na, boxes_b, nb, 1, every, out);
 }
 
 vsg_status vsg_stage_candidates_unsorted(vsg_exec *x, const double *boxes_a, int64_t na,
                                          const double *boxes_b, int64_t nb, vsg_pairs *out)
 {
-    return candidates(x, boxes_a, na, boxes_b, nb, 0, 0, out);
+    return candidates(x, boxes_a, na, boxes_b, nb, 0, every, out);
 }
 
 vsg_status vsg_stage_candidates_above(vsg_exec *x, const double *boxes, int64_t n, int64_t gap,
                                       int sorted, vsg_pairs *out)
 {
+    return vsg_stage_candidates_grouped(x, boxes, NULL, n, gap, sorted, out);
+}
+
+vsg_status vsg_stage_candidates_grouped(vsg_exec *x, const double *boxes, const int64_t *group,
+                                        int64_t n, int64_t gap, int sorted, vsg_pairs *out)
+{
     if (gap < 1)
         return VSG_ERR_INVALID_ARG;
-    return candidates(x, boxes, n, boxes, n, sorted, gap, out);
+    vsg_grid_want want = {gap, group};
+    return candidates(x, boxes, n, boxes, n, sorted, want, out);
 }

@@ -139,7 +139,7 @@ static vsg_status bucket(vsg_exec *x, const vsg_grid *g, const double *boxes_b, 
 /* Every a row's pairs, row by row, each row sorted by b (if sorted). */
 static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes_a, int64_t na,
                              const int64_t *cell_start, const double *ebox,
-                             const int64_t *eids, int64_t gap, int abits, int bbits,
+                             const int64_t *eids, vsg_grid_want want, int abits, int bbits,
                              int sorted, pair_buf *p)
 {
     vsg_status st = vsg_exec_launch(x, "candidates probe");
@@ -151,7 +151,7 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
             st = reserve(p, block_bound(g, a, blk, cell_start));
             int64_t w = 0;
             if (st == VSG_OK)
-                p->n += vsg_grid_probe(g, a, i, blk, cell_start, ebox, eids, gap, bbits, p->n,
+                p->n += vsg_grid_probe(g, a, i, blk, cell_start, ebox, eids, want, bbits, p->n,
                                        p->keys, p->b, &w);
             most = w > most ? w : most;
         }
@@ -169,7 +169,7 @@ static vsg_status probe_rows(vsg_exec *x, const vsg_grid *g, const double *boxes
 
 vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t na,
                                    const double *boxes_b, int64_t nb, int64_t cap,
-                                   int sorted, int64_t gap, vsg_pairs *out)
+                                   int sorted, vsg_grid_want want, vsg_pairs *out)
 {
     const int abits = vsg_grid_bits(na), bbits = vsg_grid_bits(nb);
     if (abits + bbits > 64)
@@ -191,7 +191,7 @@ vsg_status vsg_candidates_host_run(vsg_exec *x, const double *boxes_a, int64_t n
     if (st == VSG_OK)
         st = reserve(&p, na + 16);
     if (st == VSG_OK)
-        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, gap, abits, bbits, sorted,
+        st = probe_rows(x, &g, boxes_a, na, cell_start, ebox, eids, want, abits, bbits, sorted,
                         &p);
     vsg_exec_free(x, eids);
     vsg_exec_free(x, ebox);

@@ -244,9 +244,11 @@ static vsg_status run(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
     if (st != VSG_OK)
         return st;
 
-    /* chunk pairs whose boxes meet: the candidates stage's join, on chunks */
-    st = vsg_stage_candidates(x, s->a.chunk_box, s->a.n_chunks, s->b.chunk_box, s->b.n_chunks,
-                              &s->cp);
+    /* chunk pairs whose boxes meet: the candidates stage's join, on
+     * chunks, in no order (each chunk pair finds its pair by a search and
+     * only sets a bit of it) */
+    st = vsg_stage_candidates_unsorted(x, s->a.chunk_box, s->a.n_chunks, s->b.chunk_box,
+                                       s->b.n_chunks, &s->cp);
     if (st != VSG_OK)
         return st;
 

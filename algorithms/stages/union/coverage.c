@@ -153,10 +153,12 @@ done:
 
 /* The noding (coverage.h, step 4): every pair of R's segments of one
  * group whose boxes meet, each once (i < j), in no order (each is tested
- * alone, and only marks its group). The device joins the boxes of R's
- * chunks; the CPU engine's own backend, whose one-pass join costs a
- * segment what the chunks' tests would cost it many times over, joins
- * the segments' boxes. R's segments come in runs, so most segments' boxes
+ * alone, and only marks its group). The join takes pairs of one group
+ * only: neighbours of two groups share their boundaries, so most pairs
+ * whose boxes meet are of two groups, and none of them is wanted. The
+ * device joins the boxes of R's chunks; the CPU engine's own backend,
+ * whose one-pass join costs a segment what the chunks' tests would cost
+ * it many times over, joins the segments' boxes. R's segments come in runs, so most segments' boxes
  * meet the next one's: those pairs (i, i + 1), met or not, are tested by
  * one item each, not found by either join. */
 static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
@@ -173,13 +175,14 @@ static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
         TRY(vsg_scan_total(x, c->c_head, c->c_off, n, &c->n_chunks));
         TRY(get(x, s, (size_t)(c->n_chunks + 1) * I64, &c->c_start));
         TRY(get(x, s, (size_t)c->n_chunks * 4 * F64, &c->c_box));
+        TRY(get(x, s, (size_t)c->n_chunks * I64, &c->c_group));
         TRY(step(x, c, VSG_COV_CHUNK_START, n));
         TRY(step(x, c, VSG_COV_CHUNK_BOX, c->n_chunks));
-        TRY(vsg_stage_candidates_above(x, c->c_box, c->n_chunks, 1, 0, &p));
+        TRY(vsg_stage_candidates_grouped(x, c->c_box, c->c_group, c->n_chunks, 1, 0, &p));
     } else {
         TRY(get(x, s, (size_t)n * 4 * F64, &c->c_box));
         TRY(step(x, c, VSG_COV_SEG_BOX, n));
-        TRY(vsg_stage_candidates_above(x, c->c_box, n, 2, 0, &p));
+        TRY(vsg_stage_candidates_grouped(x, c->c_box, c->R.group, n, 2, 0, &p));
     }
     vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;

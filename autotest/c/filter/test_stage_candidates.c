@@ -210,10 +210,12 @@ static void candidates_equal_strtree(void)
     free(bb);
 }
 
-/* One set joined with itself, pairs with j >= i + gap: on both host
- * paths, sorted and not, equal to the brute force (sorted: in (i, j)
- * order; unsorted: by row, the same set), each once. Boxes in runs, as a
- * ring's segments are, and some huge, some points, an inverted one. */
+/* One set joined with itself, pairs with j >= i + gap (and grouped, of
+ * one group only: vsg_stage_candidates_grouped): on both host paths,
+ * sorted and not, equal to the brute force (sorted: in (i, j) order;
+ * unsorted: by row, the same set), each once. Boxes in runs, as a ring's
+ * segments are, and some huge, some points, an inverted one; groups by
+ * run, some boxes of a run in another group. */
 static void candidates_above_equal_brute_force(void)
 {
     const int64_t n = 1200;
@@ -233,6 +235,10 @@ static void candidates_above_equal_brute_force(void)
             random_box(b + 4 * i, 1000, i % 2 ? 0 : 700);
     }
     vsg_box_set_inverted(b + 4 * 7);
+    int64_t *grp = malloc((size_t)n * sizeof *grp);
+    for (int64_t i = 0; i < n; i++)
+        grp[i] = i % 7 == 3 ? 5 : (i / 50) % 3;
+    for (int grouped = 0; grouped < 2; grouped++)
     for (int plain = 0; plain < 2; plain++)
         for (int64_t gap = 1; gap <= 2; gap++)
             for (int sorted = 0; sorted < 2; sorted++) {
@@ -241,13 +247,14 @@ static void candidates_above_equal_brute_force(void)
                 REQUIRE(vsg_exec_create_host(&xe) == VSG_OK);
                 if (plain)
                     vsg_exec_set_host_plain(xe);
-                REQUIRE(vsg_stage_candidates_above(xe, b, n, gap, sorted, &p) == VSG_OK);
+                const int64_t *g = grouped ? grp : NULL;
+                REQUIRE(vsg_stage_candidates_grouped(xe, b, g, n, gap, sorted, &p) == VSG_OK);
                 unsigned char *seen = calloc((size_t)(n * n), 1);
                 int64_t want = 0, k = 0;
                 int ok = 1;
                 for (int64_t i = 0; i < n; i++)
                     for (int64_t j = i + gap; j < n; j++) {
-                        if (!boxes_meet(b + 4 * i, b + 4 * j))
+                        if (!boxes_meet(b + 4 * i, b + 4 * j) || (g && g[i] != g[j]))
                             continue;
                         if (sorted && (k >= p.n || p.a[k] != i || p.b[k] != j))
                             ok = 0;
@@ -257,8 +264,9 @@ static void candidates_above_equal_brute_force(void)
                 for (int64_t q = 0; q < p.n; q++)
                     ok = ok && (q == 0 || p.a[q - 1] <= p.a[q]) && p.b[q] >= p.a[q] + gap &&
                          boxes_meet(b + 4 * p.a[q], b + 4 * p.b[q]) &&
+                         (!g || g[p.a[q]] == g[p.b[q]]) &&
                          seen[p.a[q] * n + p.b[q]]++ == 0;
-                CHECK(ok && p.n == want && want > n / 2);
+                CHECK(ok && p.n == want && want > n / 4);
                 CHECK(vsg_stage_candidates_above(xe, b, n, 0, sorted, &p) ==
                       VSG_ERR_INVALID_ARG);
                 free(seen);
@@ -266,6 +274,7 @@ static void candidates_above_equal_brute_force(void)
                 vsg_exec_free(xe, p.b);
                 vsg_exec_destroy(xe);
             }
+    free(grp);
     free(b);
 }
 
