@@ -186,6 +186,18 @@ VSG_HD vsg_col_view vsg_cov_ring_view(const vsg_cov_ctx *c)
     return o;
 }
 
+/* Item i of R's heads' fill: start[off[i]] = i where head[i] (off: the
+ * heads' exclusive scan), and start[n_heads] = n, the end (the runs of
+ * step 5 and the chunks of step 4). */
+VSG_HD void vsg_cov_head_start(int64_t i, const int64_t *head, const int64_t *off,
+                               int64_t *start, int64_t n_heads, int64_t n)
+{
+    if (head[i])
+        start[off[i]] = i;
+    if (i == 0)
+        start[n_heads] = n;
+}
+
 /* Item i of step s; returns its work (segments or coordinates touched). */
 VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
 {
@@ -251,10 +263,7 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         c->c_head[i] = vsg_cov_chunk_head(R, i);
         return 1;
     case VSG_COV_CHUNK_START:
-        if (c->c_head[i])
-            c->c_start[c->c_off[i]] = i;
-        if (i == 0)
-            c->c_start[c->n_chunks] = R->n;
+        vsg_cov_head_start(i, c->c_head, c->c_off, c->c_start, c->n_chunks, R->n);
         return 1;
     case VSG_COV_CHUNK_BOX:
         c->c_group[i] = R->group[c->c_start[i]];
@@ -263,10 +272,7 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         c->is_head[i] = vsg_cov_run_is_head(i, c->next);
         return 1;
     case VSG_COV_RUN_INIT:
-        if (c->is_head[i])
-            c->run_head[c->run_off[i]] = i;
-        if (i == 0)
-            c->run_head[c->n_runs] = R->n;
+        vsg_cov_head_start(i, c->is_head, c->run_off, c->run_head, c->n_runs, R->n);
         return 1;
     case VSG_COV_RUN_LINK:
         vsg_cov_run_link(i, c->next, c->run_off, c->run_head, c->cnext, c->rlab, c->nx);
