@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Run F (2026-11-27 session 13): this stop's code (the overlays'
+# features built on several threads also once the caller waits, and for
+# the first batch) against the plugin of 25b6500 (.device/base-plugin.so.xz,
+# run E's new build), interleaved on one machine, every ogr2ogr writing
+# without an R-tree: walls, and the traces' build_features and
+# prebuild_features.
+# First the C stage tests on CUDA (device bit for bit the host's); then
+# WLS: GPU mode twice each way, the CPU engine once each way, answers
+# compared with the base CPU engine's; the copy floor twice; the step
+# profiles (STEPS; ":noscreen" with VSGPU_VALID_SCREEN=NO), base and new,
+# their JSON kept; pytest on CUDA. Logs, traces under $OUT.
+cd "$(dirname "$0")/.."
+here=$PWD
+mkdir -p /opt/gdal-rt /opt/py-rt /tmp/base/gdalplugins
+[ -f /opt/gdal-rt/env.sh ] || tar xJf .device/gdal-rt.tar.xz -C /opt/gdal-rt
+[ -x /opt/py-rt/bin/python3 ] || tar xJf .device/py-rt.tar.xz -C /opt/py-rt
+[ -d .device/build ] || tar xJf .device/build.tar.xz -C .device
+xz -dc .device/base-plugin.so.xz > /tmp/base/gdalplugins/ogr_VSGPU.so
+. /opt/gdal-rt/env.sh
+TAG=${TAG:-1}
+new=$here/.device/build/gdalplugins
+base=/tmp/base/gdalplugins
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base ${BASE:-25b6500} (run ${RUN:-F})"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
+runs=${RUNS:-2}
+WLS=${WLS:-"by_state13 nybb_union overlap intersection"}
+w=/tmp/ab; rm -rf $w; mkdir -p $w/tr
+for tp in test_stage_candidates test_stage_coverage test_stage_valid_screen test_stage_overlap test_stage_refine test_gpu_stages; do
+  echo "== $tp"; (cd autotest && $here/.device/build/autotest/$tp 2>&1 | grep -v "^ok " | tail -6)
+done > "$OUT/ctests.log" 2>&1
+cat "$OUT/ctests.log"
+gen() { [ -d $w/$1 ] || python3 bench/workloads/generate.py --scale tiled --out $w/$1 --tiled-vertices 10000000 --only $2 >> $w/gen.log 2>&1; }
+gen wl tiled_counties_x_states
+case " $WLS " in *" overlap "*) gen wlo tiled_overlap;; esac
+case " $WLS " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
+case " $WLS " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
+declare -A SRC=([by_state]=$(ls $w/wl/tiled_*.gpkg | head -1) [nation]=$(ls $w/wl/tiled_*.gpkg | head -1)
+  [states_clip]=$(ls $w/wl/tiled_*.gpkg | head -1) [intersection]=$(ls $w/wl/tiled_*.gpkg | head -1)
+  [counties_clip]=$(ls $w/wl/tiled_*.gpkg | head -1)
+  [by_state13]=$(ls $w/wl13/tiled_*.gpkg | head -1)
+  [overlap]=$(ls $w/wlo/tiled_*.gpkg | head -1) [nybb_union]=$(ls $w/wln/tiled_nybb_*.gpkg | head -1))
+declare -A LYR=([by_state]=counties [nation]=counties [by_state13]=counties [overlap]=overlap [nybb_union]=nybb)
+declare -A SQL=(
+  [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
+  [overlap]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM overlap GROUP BY tile, st"
+  [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
+  [by_state13]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
+  [nybb_union]="SELECT tile, ST_Union(geom) AS geom FROM nybb GROUP BY tile"
+  [states_clip]="SELECT * FROM ST_Clip(states, counties)"
+  [intersection]="SELECT * FROM ST_Intersection(counties, states)"
+  [counties_clip]="SELECT * FROM ST_Clip(counties, states)")
+one() {   # wl eng dir tag cfg...
+  local wl=$1 eng=$2 dp=$3 tag=$4; shift 4
+  rm -f $w/o-$wl-$eng.gpkg
+  local t0=$(date +%s.%N)
+  GDAL_DRIVER_PATH=$dp ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-$wl-$eng.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" "$@" \
+    --config VSGPU_PROFILE $w/tr/t-$wl-$tag.json --config CPL_DEBUG VSGPU > $w/run-$wl-$tag.log 2>&1 || { echo "$wl $eng failed"; tail -5 $w/run-$wl-$tag.log; }
+  echo "$wl $tag wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
+  grep -h "Arrow stream\|its stream read" $w/run-$wl-$tag.log | head -3
+}
+{
+for wl in $WLS; do
+  g=(--config VSGPU_EXECUTION_MODE GPU)
+  for r in $(seq 1 $runs); do
+    one $wl gpu-base $base gpu-base-$r "${g[@]}"
+    one $wl gpu-new $new gpu-new-$r "${g[@]}"
+  done
+  one $wl cpu-base $base cpu-base --config VSGPU_EXECUTION_MODE CPU
+  one $wl cpu-new $new cpu-new --config VSGPU_EXECUTION_MODE CPU
+  for e in ${CMPS:-gpu-new cpu-new gpu-base}; do
+    echo "$wl $e against cpu-base:"; .device/cmp-py bench/tools/compare_gpkg.py $w/o-$wl-$e.gpkg $w/o-$wl-cpu-base.gpkg
+  done
+  # the copy floor: the statement's input layer (and for the clip its method layer too)
+  for r in 1 2; do
+    rm -f $w/copy.gpkg; t0=$(date +%s.%N)
+    if [ -z "${LYR[$wl]:-}" ]; then ogr2ogr -f GPKG $w/copy.gpkg ${SRC[$wl]} states counties -lco SPATIAL_INDEX=NO
+    else ogr2ogr -f GPKG $w/copy.gpkg ${SRC[$wl]} ${LYR[$wl]} -nln result -lco SPATIAL_INDEX=NO; fi
+    echo "$wl copy-$r wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
+  done
+done
+# the rectangle clips (new build only): GPU twice, the CPU engine once, the copy floor twice
+[ "${RECTS:-0}" = 1 ] && python3 bench/workloads/generate.py --scale tiled --out $w/wlr --tiled-vertices 10000000 --only tiled_nybb_clip_rect,tiled_counties_clip_rect >> $w/gen.log 2>&1
+[ "${RECTS:-0}" = 1 ] && python3 - $w/wlr/manifest.json > $w/rects.txt <<'PY'
+import json, sys
+for w in json.load(open(sys.argv[1]))["workloads"]:
+    if w.get("rect"):
+        print(w["name"], w["input"]["path"], w["input"]["layer"], " ".join(repr(v) for v in w["rect"]))
+PY
+while read -r name f lyr x0 y0 x1 y1; do
+  SRC[$name]=$f; LYR[$name]=$lyr; SQL[$name]="SELECT * FROM ST_ClipByRect($lyr, $x0, $y0, $x1, $y1)"
+  for r in 1 2; do one $name gpu-new $new rgpu-$r --config VSGPU_EXECUTION_MODE GPU; done
+  one $name cpu-new $new rcpu --config VSGPU_EXECUTION_MODE CPU
+  one $name auto-new $new rauto
+  echo "$name gpu-new against cpu-new:"; .device/cmp-py bench/tools/compare_gpkg.py $w/o-$name-gpu-new.gpkg $w/o-$name-cpu-new.gpkg
+  for r in 1 2; do
+    rm -f $w/copy.gpkg; t0=$(date +%s.%N)
+    ogr2ogr -f GPKG $w/copy.gpkg $f $lyr -nln result -lco SPATIAL_INDEX=NO
+    echo "$name copy-$r wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
+  done
+done < <([ "${RECTS:-0}" = 1 ] && cat $w/rects.txt)
+python3 - $w/tr <<'PY'
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "t-*.json"))):
+    t = json.load(open(path))
+    d = {}
+    for s in t["stages"]:
+        d[s["stage"]] = d.get(s["stage"], 0) + s["elapsed_s"]
+    print(os.path.basename(path), "total %.3f s" % t["total_s"], "  ".join("%s %.3f" % (k, d[k]) for k in ("ogr_read_input", "ogr_read_method", "group_keys", "read_input", "valid_screen", "plan", "repair_clusters", "group_union", "build_features", "prebuild_features", "read_ahead_wait") if k in d))
+PY
+} > "$OUT/ab-$TAG.log" 2>&1
+date -u +%FT%TZ >> "$OUT/machine-ab.txt"
+tar czf "$OUT/traces-$TAG.tar.gz" -C $w tr
+rm -rf $w/tr; mkdir -p $w/tr
+grep -E "wall_s|compare|failed|^t-|Arrow" "$OUT/ab-$TAG.log" | grep -v "^VSGPU: layer .*record batches)$" | head -150
+# The step profiles, base and new, once each (":noscreen": the screen off)
+for spec in ${STEPS:-by_state13 by_state13:noscreen overlap nybb_union intersection}; do
+  wl=${spec%%:*}; extra=(); [ "$spec" != "$wl" ] && extra=(--config VSGPU_VALID_SCREEN NO)
+  tag=${spec/:/-}
+  for b in base new; do
+    dp=$new; [ $b = base ] && dp=$base
+    rm -f $w/o-steps.gpkg; t0=$(date +%s.%N)
+    GDAL_DRIVER_PATH=$dp ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-steps.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" \
+      --config VSGPU_EXECUTION_MODE GPU --config VSGPU_PROFILE_STEPS YES "${extra[@]}" \
+      --config VSGPU_PROFILE $w/tr/steps-$tag-$b.json > $w/steps-$tag-$b.log 2>&1 || echo "$spec steps failed"
+    echo "$spec steps-$b wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
+  done
+done >> "$OUT/ab-$TAG.log" 2>&1
+for f in $w/tr/steps-*.json; do
+  b=$(basename $f .json)
+  python3 bench/tools/steps.py --top 400 $f > $w/$b.txt 2>&1
+  echo "== $b: $(head -1 $w/$b.txt)"
+  awk 'NR>1{t=$1; if ($0~/upload|download|host, until|set-up/) io+=t; else if ($0~/candidates:/) c+=t; else o+=t} END{printf "resident %.4f s (candidates %.4f, the rest %.4f), copies and gaps %.4f\n", c+o, c, o, io}' $w/$b.txt
+  grep -E "candidates probe|refine_nodes|refine_labels" $w/$b.txt | head -6
+done >> "$OUT/ab-$TAG.log" 2>&1
+tar czf "$OUT/steps-$TAG.tar.gz" -C $w $(cd $w && ls steps-*.txt steps-*.log) tr
+( . /opt/py-rt/env.sh; cd autotest && VSGPU_TEST_GPU_BACKEND=CUDA VSGPU_BUILD_DIR=$here/.device/build GDAL_DRIVER_PATH=$new \
+    timeout 300 python3 -m pytest -q -p no:cacheprovider pyscripts/test_vsgpu_valid_screen.py \
+    pyscripts/test_vsgpu_gpu_pipeline.py pyscripts/test_vsgpu_coverage_union.py pyscripts/test_vsgpu_dissolve.py -rs 2>&1 | tail -8 ) > "$OUT/pytest.log" 2>&1
+date -u +%FT%TZ >> "$OUT/machine-ab.txt"
+cat "$OUT/pytest.log"; grep -A1 "^== steps" "$OUT/ab-$TAG.log"
