@@ -591,9 +591,10 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
  * the join of chunk boxes holds a sixteenth of the entries a join of
  * segment boxes would, and it keeps pairs of chunks of one group only
  * (vsg_stage_candidates_grouped), so the pairs of neighbours sharing a
- * boundary, most of those whose boxes meet, cost no test. Every pair of segments of one group whose boxes meet
- * is still tested, once: (i, i + 1) by NODING_NEXT, the others of one
- * chunk by NODING_SELF, those of two chunks by NODING_CHUNKS. */
+ * boundary, most of those whose boxes meet, cost no test. Every pair of
+ * segments of one group whose boxes meet is still tested, once: (i,
+ * i + 1) by NODING_NEXT, the others of one chunk by NODING_SELF, those
+ * of two chunks by NODING_CHUNKS. */
 #define VSG_COV_CHUNK 16
 
 /* Whether segment i of R starts a chunk. */
@@ -611,19 +612,18 @@ VSG_HD void vsg_cov_seg_box(const vsg_cov_r *R, int64_t i, double *b)
     b[3] = ay < by ? by : ay;
 }
 
-/* cbox: the box of chunk k, segments [start[k], start[k + 1]). */
+/* cbox: the box of chunk k, segments [start[k], start[k + 1]): the box
+ * of their starts and of their ends. */
 VSG_HD int64_t vsg_cov_chunk_box(const vsg_cov_r *R, const int64_t *start, int64_t k,
                                  double *cbox)
 {
-    double b[4], *o = cbox + 4 * k;
-    vsg_cov_seg_box(R, start[k], o);
-    for (int64_t i = start[k] + 1; i < start[k + 1]; i++) {
-        vsg_cov_seg_box(R, i, b);
-        o[0] = b[0] < o[0] ? b[0] : o[0];
-        o[1] = b[1] < o[1] ? b[1] : o[1];
-        o[2] = b[2] > o[2] ? b[2] : o[2];
-        o[3] = b[3] > o[3] ? b[3] : o[3];
-    }
+    double e[4], *o = cbox + 4 * k;
+    vsg_box_of_coords(R->ax, R->ay, start[k], start[k + 1], 1, o);
+    vsg_box_of_coords(R->bx, R->by, start[k], start[k + 1], 1, e);
+    o[0] = fmin(o[0], e[0]);
+    o[1] = fmin(o[1], e[1]);
+    o[2] = fmax(o[2], e[2]);
+    o[3] = fmax(o[3], e[3]);
     return start[k + 1] - start[k];
 }
 
@@ -642,12 +642,10 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
     }
 }
 
-/* Item i of NODING_SELF: segment i against the later ones of its chunk. */
-VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, uint32_t *bad)
+/* Item i of NODING_SELF: segment i against the later ones of its chunk,
+ * which ends at j1. */
+VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, int64_t j1, uint32_t *bad)
 {
-    int64_t j1 = i + 1;
-    while (j1 < R->n && !vsg_cov_chunk_head(R, j1))
-        j1++;
     double a[4];
     vsg_cov_seg_box(R, i, a);
     vsg_cov_noding_run(R, i, a, i + 2, j1, bad);
@@ -656,16 +654,17 @@ VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, uint32_t *bad)
 
 /* Item t of NODING_CHUNKS: segment t % VSG_COV_CHUNK of chunk pa[q]
  * against chunk pb[q] (q = t / VSG_COV_CHUNK, pa[q] < pb[q], so every i
- * is below every j, and the join gives chunks of one group only); a
- * segment off the other chunk's box (most of them: chunks that meet do so
- * at a few segments) is dropped by one test. */
+ * is below every j; the join gives chunks of one group only, and the
+ * test checks the group again); a segment off the other chunk's box
+ * (most of them: chunks that meet do so at a few segments) is dropped by
+ * one test. */
 VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
                                      const double *cbox, const int64_t *pa, const int64_t *pb,
                                      int64_t t, uint32_t *bad)
 {
     int64_t q = t / VSG_COV_CHUNK, ka = pa[q], kb = pb[q];
     int64_t i = start[ka] + t % VSG_COV_CHUNK, j0 = start[kb], j1 = start[kb + 1];
-    if (i >= start[ka + 1] || R->group[i] != R->group[j0])   /* (the join's own test) */
+    if (i >= start[ka + 1])
         return 1;
     double a[4];
     vsg_cov_seg_box(R, i, a);

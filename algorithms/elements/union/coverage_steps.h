@@ -257,8 +257,8 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_NODING_NEXT:   /* the pairs the other two leave out */
         vsg_cov_noding(R, i, i + 1, c->bad);
         return 1;
-    case VSG_COV_NODING_SELF:
-        return vsg_cov_noding_self(R, i, c->bad);
+    case VSG_COV_NODING_SELF:   /* its chunk ends where chunk c_off[i] (+ 1 at a head) starts */
+        return vsg_cov_noding_self(R, i, c->c_start[c->c_off[i] + c->c_head[i]], c->bad);
     case VSG_COV_CHUNK_HEAD:
         c->c_head[i] = vsg_cov_chunk_head(R, i);
         return 1;

@@ -151,39 +151,55 @@ done:
     return st;
 }
 
+/* The noding's pairs on the device: R's chunks (coverage.h, step 4), their
+ * boxes joined with themselves, each pair of one group once. */
+static vsg_status chunk_pairs(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_pairs *p)
+{
+    vsg_status st;
+    int64_t n = c->R.n;
+    TRY(get(x, s, (size_t)n * I64, &c->c_head));
+    TRY(get(x, s, (size_t)(n + 1) * I64, &c->c_off));
+    TRY(step(x, c, VSG_COV_CHUNK_HEAD, n));
+    TRY(vsg_scan_total(x, c->c_head, c->c_off, n, &c->n_chunks));
+    TRY(get(x, s, (size_t)(c->n_chunks + 1) * I64, &c->c_start));
+    TRY(get(x, s, (size_t)c->n_chunks * 4 * F64, &c->c_box));
+    TRY(get(x, s, (size_t)c->n_chunks * I64, &c->c_group));
+    TRY(step(x, c, VSG_COV_CHUNK_START, n));
+    TRY(step(x, c, VSG_COV_CHUNK_BOX, c->n_chunks));
+    TRY(vsg_stage_candidates_grouped(x, c->c_box, c->c_group, c->n_chunks, 1, 0, p));
+done:
+    return st;
+}
+
+/* ... and on the CPU engine's own backend, whose one-pass join costs a
+ * segment what the chunks' tests would cost it many times over: R's
+ * segment boxes, each pair of one group once, but (i, i + 1). */
+static vsg_status segment_pairs(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_pairs *p)
+{
+    vsg_status st;
+    TRY(get(x, s, (size_t)c->R.n * 4 * F64, &c->c_box));
+    TRY(step(x, c, VSG_COV_SEG_BOX, c->R.n));
+    TRY(vsg_stage_candidates_grouped(x, c->c_box, c->R.group, c->R.n, 2, 0, p));
+done:
+    return st;
+}
+
 /* The noding (coverage.h, step 4): every pair of R's segments of one
  * group whose boxes meet, each once (i < j), in no order (each is tested
- * alone, and only marks its group). The join takes pairs of one group
+ * alone, and only marks its group). The joins take pairs of one group
  * only: neighbours of two groups share their boundaries, so most pairs
- * whose boxes meet are of two groups, and none of them is wanted. The
- * device joins the boxes of R's chunks; the CPU engine's own backend,
- * whose one-pass join costs a segment what the chunks' tests would cost
- * it many times over, joins the segments' boxes. R's segments come in runs, so most segments' boxes
- * meet the next one's: those pairs (i, i + 1), met or not, are tested by
- * one item each, not found by either join. */
+ * whose boxes meet are of two groups, and none of them is wanted. R's
+ * segments come in runs, so most segments' boxes meet the next one's:
+ * those pairs (i, i + 1), met or not, are tested by one item each, not
+ * found by either join. */
 static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
     vsg_pairs p;
     memset(&p, 0, sizeof p);
-    int by_chunks = !vsg_exec_host_plain(x);
-    if (by_chunks) {
-        TRY(get(x, s, (size_t)n * I64, &c->c_head));
-        TRY(get(x, s, (size_t)(n + 1) * I64, &c->c_off));
-        TRY(step(x, c, VSG_COV_CHUNK_HEAD, n));
-        TRY(vsg_scan_total(x, c->c_head, c->c_off, n, &c->n_chunks));
-        TRY(get(x, s, (size_t)(c->n_chunks + 1) * I64, &c->c_start));
-        TRY(get(x, s, (size_t)c->n_chunks * 4 * F64, &c->c_box));
-        TRY(get(x, s, (size_t)c->n_chunks * I64, &c->c_group));
-        TRY(step(x, c, VSG_COV_CHUNK_START, n));
-        TRY(step(x, c, VSG_COV_CHUNK_BOX, c->n_chunks));
-        TRY(vsg_stage_candidates_grouped(x, c->c_box, c->c_group, c->n_chunks, 1, 0, &p));
-    } else {
-        TRY(get(x, s, (size_t)n * 4 * F64, &c->c_box));
-        TRY(step(x, c, VSG_COV_SEG_BOX, n));
-        TRY(vsg_stage_candidates_grouped(x, c->c_box, c->R.group, n, 2, 0, &p));
-    }
+    const int by_chunks = !vsg_exec_host_plain(x);
+    TRY(by_chunks ? chunk_pairs(x, c, s, &p) : segment_pairs(x, c, s, &p));
     vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;
     c->pb = p.b;

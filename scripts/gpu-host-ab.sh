@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Run F (2026-11-27 session 13): this stop's code (the overlays'
-# features built on several threads also once the caller waits, and for
-# the first batch) against the plugin of 25b6500 (.device/base-plugin.so.xz,
-# run E's new build), interleaved on one machine, every ogr2ogr writing
-# without an R-tree: walls, and the traces' build_features and
-# prebuild_features.
+# The A/B run on the GPU host: the carried build (.device/build.tar.xz,
+# scripts/gpu-host-prepare.sh) against a base plugin
+# (.device/base-plugin.so.xz: a stripped ogr_VSGPU.so of the BASE commit,
+# xz-compressed), interleaved on one machine, every ogr2ogr writing
+# without an R-tree, on real layers tiled to 10 M vertices (the
+# generator runs there). BASE names the base's commit and RUN the run,
+# for the record (machine-ab.txt). Builds nothing. Use:
+#   BASE=<commit> RUN=<name> WLS="by_state13 nybb_union overlap intersection" \
+#     RUNS=2 STEPS="intersection" bash scripts/gpu-host-ab.sh
+# (run through the device tool, carrying .device; logs under $OUT).
 # First the C stage tests on CUDA (device bit for bit the host's); then
 # WLS: GPU mode twice each way, the CPU engine once each way, answers
 # compared with the base CPU engine's; the copy floor twice; the step
@@ -21,7 +25,7 @@ xz -dc .device/base-plugin.so.xz > /tmp/base/gdalplugins/ogr_VSGPU.so
 TAG=${TAG:-1}
 new=$here/.device/build/gdalplugins
 base=/tmp/base/gdalplugins
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base ${BASE:-25b6500} (run ${RUN:-F})"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base ${BASE:-unnamed} (run ${RUN:-unnamed})"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
 runs=${RUNS:-2}
 WLS=${WLS:-"by_state13 nybb_union overlap intersection"}
 w=/tmp/ab; rm -rf $w; mkdir -p $w/tr
