@@ -153,10 +153,23 @@ typedef struct {
 typedef struct vsg_profile vsg_profile;
 
 /* Accumulates one record per (stage, device): repeated calls add elapsed
- * time and rows; bytes add; pool_peak keeps the maximum. */
+ * time and rows; bytes add; pool_peak keeps the maximum. Called at the
+ * stage's end: the trace also keeps its span (the elapsed time up to now,
+ * on this thread). */
 void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
                      double elapsed_s, int64_t rows_in, int64_t rows_out,
                      int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak);
+/* The same record without a span: totals added after the fact (the
+ * executor's stages, features built over a whole batch). */
+void vsg_profile_add_total(vsg_profile *p, const char *stage, const char *device,
+                           double elapsed_s, int64_t rows_in, int64_t rows_out,
+                           int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak);
+/* A stage that ran from t0 to t1 (vsg_now_s) on thread (vsg_profile_thread_id
+ * of the thread that ran it), added by whichever thread holds the profile
+ * now: the driver's reader hands its times over this way. */
+void vsg_profile_add_span(vsg_profile *p, const char *stage, const char *device, double t0,
+                          double t1, uint64_t thread, int64_t rows_in, int64_t rows_out);
+uint64_t vsg_profile_thread_id(void);
 double vsg_now_s(void);          /* monotonic clock, seconds               */
 size_t vsg_profile_count(const vsg_profile *p);
 /* Steps of the stages (VSGPU_PROFILE_STEPS): seconds and calls added to

@@ -764,6 +764,9 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         std::vector<std::unique_ptr<OGRFeature>> built;
         double build_s = 0;
         int64_t build_rows = 0;
+        /* when and on which thread it was read (the trace's span) */
+        double read_t0 = 0, read_t1 = 0;
+        uint64_t read_thread = 0;
         Batch();
         ~Batch();
         void Clear();
@@ -784,12 +787,17 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
         Ready    /* computed (Quiesce waited for it), not yet taken       */
     } m_ahead = Ahead::None;
     vsgpu::HelperThread m_helper;
+    /* The reader: reads the batch after the one being computed, so that
+     * reading overlaps the engine (READ_AHEAD). It touches the input layer
+     * and m_staged only; m_reading says a read is posted (touched by
+     * whichever of the caller and m_helper drives the pipeline). */
+    vsgpu::HelperThread m_reader;
+    Batch m_staged;
+    bool m_reading = false;
     vsgpu::ArrowBatchReader m_arrow_in; /* the input through its Arrow stream */
     bool m_input_done = false;
     double m_build_s = 0;          /* features built when handed out   */
     int64_t m_build_rows = 0;
-    double m_prebuild_s = 0;       /* ... and by the helper ahead      */
-    int64_t m_prebuild_rows = 0;
     GIntBig m_input_total = -1; /* the input's count, for progress      */
 
     /* Progress: the input features whose results are all handed out. */
@@ -807,14 +815,28 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     static constexpr size_t kPrebuildThreads = 8;
     static constexpr size_t kPrebuildMinRows = 4096;
 
-    bool LoadMethod();
+    /* The method layer: read (GDAL), then indexed (the engine). */
+    bool ReadMethod(vsgpu::SourceBatch *batch);
+    bool IndexMethod(vsgpu::SourceBatch *batch);
     /* Rows and WKB bytes of the next input batch (first: the stream's
      * first). */
     void BatchLimits(bool first, size_t *rows, size_t *bytes) const;
     bool NextBatch();
-    /* Reads and computes the next input batch into b; on the helper
-     * thread when reading ahead. false: CPLError raised. */
+    /* The next input batch into b, read and computed: on the helper
+     * thread when reading ahead, which starts the reader on the batch
+     * after it first. false: CPLError raised. */
     bool RunBatch(Batch *b, bool first, bool prebuild);
+    /* Reads the next input batch into b (GDAL only: the reader's job). */
+    bool ReadBatch(Batch *b, bool first);
+    /* Starts the reader on the next batch, into m_staged. */
+    void PostRead(bool first);
+    /* The reader's batch into b, once read. */
+    bool TakeRead(Batch *b);
+    /* Runs b, read, through the engine (and builds its features ahead). */
+    bool ComputeBatch(Batch *b, bool prebuild);
+    /* Ends the helper and the reader (in that order: a job of the helper
+     * may wait for the reader). */
+    void QuitHelpers();
     /* Builds b's features on the helper while the caller is still handing
      * out the current batch (the helper has time to spare), on the
      * engine's workers, each a run of them; a run stops at a feature that

@@ -10,12 +10,17 @@
  * Progress: the input features consumed, of the input's count.
  *
  * Read-ahead (READ_AHEAD=YES, the default): while the caller hands out
- * batch k (and GDAL writes it), a helper thread reads batch k+1 from the
- * input layer and runs it through the engine. The caller takes it when
- * batch k is used up: its counts, profile records and messages then, in
- * the order one thread would have made them. Only the helper touches the
- * input layer and the engine while it runs; the caller touches them only
- * when the helper is idle (Quiesce, Stop).
+ * batch k (and GDAL writes it), a helper thread runs batch k+1 through the
+ * engine, and a second one, the reader, reads batch k+2 from the input
+ * layer. The reader starts on the first batch as soon as the method layer
+ * is read, while the method's index is built (which waits for CUDA's
+ * start-up on the GPU). The caller takes a batch when the one before is
+ * used up: its counts, profile records and messages then, in the order
+ * one thread would have made them (the reader's messages pass through
+ * the helper's). Only the reader touches the input layer while it runs,
+ * only the helper the engine; the caller touches them only when both are
+ * idle (Quiesce waits for the helper, which touches the engine; Stop ends
+ * both).
  */
 #include "ogr_vsgpu.h"
 
@@ -55,15 +60,26 @@ void OGRVSGPUOverlayLayer::Batch::Clear()
     ok = false;
     built.clear();
     build_s = 0;
+    build_rows = 0;
+    read_t0 = read_t1 = 0;
+    read_thread = 0;
+}
+
+void OGRVSGPUOverlayLayer::QuitHelpers()
+{
+    m_helper.Quit();
+    m_reader.Quit();
+    m_reading = false;
 }
 
 void OGRVSGPUOverlayLayer::Stop()
 {
-    /* first the helper: it may be using the engine and the input layer */
-    m_helper.Quit();
+    /* first the helpers: they may be using the engine and the input layer */
+    QuitHelpers();
     m_arrow_in.Close();
     m_ahead = Ahead::None;
     m_next.Clear();
+    m_staged.Clear();
     m_built.clear();
     vsg_result_clear(&m_result);
     if (m_index)
@@ -80,7 +96,9 @@ void OGRVSGPUOverlayLayer::Stop()
 
 bool OGRVSGPUOverlayLayer::Start()
 {
-    if (m_plan->op != vsgpu::Op::ClipRect && !LoadMethod())
+    const bool method = m_plan->op != vsgpu::Op::ClipRect;
+    vsgpu::SourceBatch method_batch;
+    if (method && !ReadMethod(&method_batch))
         return false;
     if (!vsgpu::PrepareSource(m_plan->input, m_plan->spatial_filter.get()))
         return false;
@@ -90,6 +108,14 @@ bool OGRVSGPUOverlayLayer::Start()
     if (m_arrow_in.Start(m_plan->input))
         CPLDebug(VSGPU_DEBUG, "layer '%s' read through its Arrow stream, batch after batch",
                  m_plan->input.name.c_str());
+    /* the first batch is read while the method is indexed */
+    if (m_plan->opts.read_ahead)
+        PostRead(true);
+    if (method && !IndexMethod(&method_batch))
+    {
+        QuitHelpers();
+        return false;
+    }
     return true;
 }
 
@@ -109,23 +135,27 @@ bool OGRVSGPUOverlayLayer::ReportConsumed()
 }
 
 /* Phase 1: the method layer, read once; its geometries go into the index. */
-bool OGRVSGPUOverlayLayer::LoadMethod()
+bool OGRVSGPUOverlayLayer::ReadMethod(vsgpu::SourceBatch *batch)
 {
     const double t0 = vsg_now_s();
     const vsgpu::Source &method = m_plan->method;
     if (!vsgpu::PrepareSource(method, nullptr))
         return false;
     const bool keep_fields = m_plan->op != vsgpu::Op::Clip;
-    vsgpu::SourceBatch batch;
-    if (!vsgpu::ReadWholeSource(method, keep_fields, &batch, &m_counts))
+    if (!vsgpu::ReadWholeSource(method, keep_fields, batch, &m_counts))
         return false;
-    m_method_feats = std::move(batch.feats);
-    const std::vector<GIntBig> &fids = batch.fids;
-    m_counts.method_features = static_cast<GIntBig>(fids.size());
-    AddStage("ogr_read_method", t0, static_cast<int64_t>(fids.size()),
-             static_cast<int64_t>(fids.size()));
+    m_method_feats = std::move(batch->feats);
+    m_counts.method_features = static_cast<GIntBig>(batch->fids.size());
+    AddStage("ogr_read_method", t0, static_cast<int64_t>(batch->fids.size()),
+             static_cast<int64_t>(batch->fids.size()));
+    return true;
+}
 
-    vsg_wkb_array arr = batch.wkb.View();
+bool OGRVSGPUOverlayLayer::IndexMethod(vsgpu::SourceBatch *batch)
+{
+    const vsgpu::Source &method = m_plan->method;
+    const std::vector<GIntBig> &fids = batch->fids;
+    vsg_wkb_array arr = batch->wkb.View();
     const vsg_status st = vsg_method_index_build(m_engine, &arr, &m_index);
     if (st != VSG_OK || m_index == nullptr)
     {
@@ -165,8 +195,8 @@ void OGRVSGPUOverlayLayer::BatchLimits(bool first, size_t *rows, size_t *bytes) 
 }
 
 /* Phase 2: the next batch of input features through the engine: the one
- * the helper read ahead, or one read now; then the helper starts on the
- * batch after it. */
+ * the helper computed ahead, or one computed now; then the helper starts
+ * on the batch after it. */
 bool OGRVSGPUOverlayLayer::NextBatch()
 {
     bool ok = false;
@@ -191,7 +221,8 @@ bool OGRVSGPUOverlayLayer::NextBatch()
         return false;
     }
     /* Features are built ahead too, unless the caller reads Arrow
-     * batches (they are cut from the results, no feature is built). */
+     * batches (they are cut from the results, no feature is built). The
+     * helper takes the reader's batch and starts it on the next. */
     const bool prebuild = !m_arrow_fast;
     if (!m_input_done && m_plan->opts.read_ahead &&
         m_helper.Post([this, prebuild] { return RunBatch(&m_next, false, prebuild); }))
@@ -199,13 +230,24 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     return true;
 }
 
-/* Reads the next input batch into b and runs it through the engine. Runs
- * on the helper when reading ahead: it touches the input layer, the engine
- * (and its profile) and b, nothing else. */
 bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
 {
+    const bool ok = m_reading ? TakeRead(b) : ReadBatch(b, first);
+    if (!ok)
+        return false;
+    /* the reader goes on with the next batch while this one computes */
+    if (m_plan->opts.read_ahead && !b->in.at_end && !m_helper.Cancelled())
+        PostRead(false);
+    return ComputeBatch(b, prebuild);
+}
+
+/* On the reader when reading ahead: it touches the input layer and b,
+ * nothing else (the engine's profile gets its times from ComputeBatch). */
+bool OGRVSGPUOverlayLayer::ReadBatch(Batch *b, bool first)
+{
     b->Clear();
-    const double t0 = vsg_now_s();
+    b->read_t0 = vsg_now_s();
+    b->read_thread = vsg_profile_thread_id();
     const vsgpu::Source &input = m_plan->input;
     size_t batch_rows = 0, batch_bytes = 0;
     BatchLimits(first, &batch_rows, &batch_bytes);
@@ -214,11 +256,42 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
             ? m_arrow_in.Read(batch_rows, batch_bytes, &b->in, &b->counts)
             : vsgpu::ReadSourceBatch(input, batch_rows, true, &b->in, &b->counts, nullptr,
                                      batch_bytes);
+    b->read_t1 = vsg_now_s();
     if (!read)
         return false;
     b->read = true;
+    return true;
+}
+
+void OGRVSGPUOverlayLayer::PostRead(bool first)
+{
+    m_reading = m_reader.Post([this, first] { return ReadBatch(&m_staged, first); });
+}
+
+bool OGRVSGPUOverlayLayer::TakeRead(Batch *b)
+{
+    m_reading = false;
+    const bool ok = m_reader.Wait();
+    b->Clear();
+    std::swap(b->in, m_staged.in);
+    std::swap(b->counts, m_staged.counts);
+    b->read = m_staged.read;
+    b->read_t0 = m_staged.read_t0;
+    b->read_t1 = m_staged.read_t1;
+    b->read_thread = m_staged.read_thread;
+    m_staged.Clear();
+    return ok && b->read;
+}
+
+/* Runs b through the engine: on the helper when reading ahead, where it
+ * touches the engine (and its profile) and b, nothing else. */
+bool OGRVSGPUOverlayLayer::ComputeBatch(Batch *b, bool prebuild)
+{
+    const vsgpu::Source &input = m_plan->input;
     const int64_t n = static_cast<int64_t>(b->in.Size());
-    AddStage("ogr_read_input", t0, n, n);
+    if (m_engine)
+        vsg_profile_add_span(vsg_engine_profile(m_engine), "ogr_read_input", "CPU", b->read_t0,
+                             b->read_t1, b->read_thread, n, n);
     if (n == 0)
         return true;
     if (m_helper.Cancelled())
@@ -249,7 +322,12 @@ bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
              vsgpu::OpName(m_plan->op), static_cast<GIntBig>(n),
              static_cast<unsigned>(b->result.count));
     if (prebuild)
+    {
         PrebuildFeatures(b);
+        if (b->build_rows > 0 && m_engine)
+            vsg_profile_add(vsg_engine_profile(m_engine), "prebuild_features", "CPU",
+                            b->build_s, b->build_rows, b->build_rows, 0, 0, 0);
+    }
     return true;
 }
 
@@ -305,8 +383,6 @@ void OGRVSGPUOverlayLayer::TakeBatch(Batch *b)
     b->in.Clear();
     m_built = std::move(b->built);
     b->built.clear();
-    m_prebuild_s += b->build_s;
-    m_prebuild_rows += b->build_rows;
     b->build_s = 0;
     b->build_rows = 0;
     vsg_result_clear(&m_result);
@@ -425,17 +501,12 @@ OGRFeature *OGRVSGPUOverlayLayer::NextResult()
 void OGRVSGPUOverlayLayer::FlushBuildStage()
 {
     Quiesce(); /* the profile is the helper's while it runs */
+    /* a total over the batch's features, built one at a time: no span */
     if (m_build_rows > 0 && m_engine)
-        vsg_profile_add(vsg_engine_profile(m_engine), "build_features", "CPU",
-                        m_build_s, m_build_rows, m_build_rows, 0, 0, 0);
-    /* the helper's, beside the writer: a separate record */
-    if (m_prebuild_rows > 0 && m_engine)
-        vsg_profile_add(vsg_engine_profile(m_engine), "prebuild_features", "CPU",
-                        m_prebuild_s, m_prebuild_rows, m_prebuild_rows, 0, 0, 0);
+        vsg_profile_add_total(vsg_engine_profile(m_engine), "build_features", "CPU",
+                              m_build_s, m_build_rows, m_build_rows, 0, 0, 0);
     m_build_s = 0;
     m_build_rows = 0;
-    m_prebuild_s = 0;
-    m_prebuild_rows = 0;
 }
 
 /* Arrow fast path: the results of the current batch, loading the next

@@ -5,11 +5,20 @@
  * One record per (stage, device), in order of first appearance, so a
  * batched statement produces one line per stage rather than one per batch.
  * Records are few (tens), so lookup is a linear scan.
+ *
+ * Beside the records, spans: each stage as it ran, when and on which
+ * thread, so that a trace shows what overlapped (the reading thread, the
+ * read-ahead helper, the reader). A span is kept for every record added
+ * at its stage's end (vsg_profile_add) or with its times
+ * (vsg_profile_add_span); totals added later (the executor's stages, a
+ * batch's feature building) have none. At most VSG_PROFILE_MAX_SPANS are
+ * kept; the rest are counted.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "profile.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +37,31 @@ typedef struct {
     size_t n, cap;
 } record_list;
 
+typedef struct {
+    const char *stage;     /* the record's name (records never free theirs) */
+    int thread;            /* index into vsg_profile.threads                */
+    double t0, t1;         /* vsg_now_s()                                   */
+} span;
+
+#define VSG_PROFILE_MAX_SPANS 100000
+#define VSG_PROFILE_MAX_THREADS 64
+
 /* The stages, and apart from them the steps of VSGPU_PROFILE_STEPS (a
  * step's record: stage = its name, rows_in = its calls), so that total_s
- * stays the sum of the stages. */
+ * stays the sum of the stages; the spans, with times from origin. */
 struct vsg_profile {
     record_list stages, steps;
+    double origin;
+    span *spans;
+    size_t n_spans, cap_spans, spans_dropped;
+    uint64_t threads[VSG_PROFILE_MAX_THREADS];   /* by first appearance */
+    int n_threads;
 };
+
+uint64_t vsg_profile_thread_id(void)
+{
+    return (uint64_t)pthread_self();
+}
 
 double vsg_now_s(void)
 {
@@ -44,7 +72,10 @@ double vsg_now_s(void)
 
 vsg_profile *vsg_profile_create(void)
 {
-    return calloc(1, sizeof(vsg_profile));
+    vsg_profile *p = calloc(1, sizeof(vsg_profile));
+    if (p)
+        p->origin = vsg_now_s();
+    return p;
 }
 
 static void list_free(record_list *l)
@@ -62,6 +93,7 @@ void vsg_profile_destroy(vsg_profile *p)
         return;
     list_free(&p->stages);
     list_free(&p->steps);
+    free(p->spans);
     free(p);
 }
 
@@ -103,15 +135,49 @@ static record *find_or_add(record_list *l, const char *name, const char *device)
     return r;
 }
 
-void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
-                     double elapsed_s, int64_t rows_in, int64_t rows_out,
-                     int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
+/* Thread t's index, given on first appearance; -1 past the table. */
+static int thread_index(vsg_profile *p, uint64_t t)
+{
+    for (int i = 0; i < p->n_threads; i++)
+        if (p->threads[i] == t)
+            return i;
+    if (p->n_threads == VSG_PROFILE_MAX_THREADS)
+        return -1;
+    p->threads[p->n_threads] = t;
+    return p->n_threads++;
+}
+
+static void span_add(vsg_profile *p, const char *stage, double t0, double t1, uint64_t thread)
+{
+    int k = thread_index(p, thread);
+    if (k < 0 || p->n_spans == VSG_PROFILE_MAX_SPANS) {
+        p->spans_dropped++;
+        return;
+    }
+    if (p->n_spans == p->cap_spans) {
+        size_t cap = p->cap_spans ? 2 * p->cap_spans : 256;
+        span *q = realloc(p->spans, cap * sizeof *q);
+        if (!q) {
+            p->spans_dropped++;
+            return;
+        }
+        p->spans = q;
+        p->cap_spans = cap;
+    }
+    p->spans[p->n_spans++] = (span){stage, k, t0, t1};
+}
+
+/* Adds to the record of (stage, device); returns it, or NULL when it could
+ * not be kept. */
+static const record *record_add(vsg_profile *p, const char *stage, const char *device,
+                                double elapsed_s, int64_t rows_in, int64_t rows_out,
+                                int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
 {
     if (!p || !stage || !device)
-        return;
+        return NULL;
     record *r = find_or_add(&p->stages, stage, device);
     if (!r)
-        return;
+        return NULL;
     r->elapsed_s += elapsed_s;
     r->rows_in += rows_in;
     r->rows_out += rows_out;
@@ -119,6 +185,34 @@ void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
     r->bytes_d2h += bytes_d2h;
     if (pool_peak > r->pool_peak)
         r->pool_peak = pool_peak;
+    return r;
+}
+
+void vsg_profile_add_total(vsg_profile *p, const char *stage, const char *device,
+                           double elapsed_s, int64_t rows_in, int64_t rows_out,
+                           int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
+{
+    record_add(p, stage, device, elapsed_s, rows_in, rows_out, bytes_h2d, bytes_d2h, pool_peak);
+}
+
+void vsg_profile_add_span(vsg_profile *p, const char *stage, const char *device, double t0,
+                          double t1, uint64_t thread, int64_t rows_in, int64_t rows_out)
+{
+    const record *r = record_add(p, stage, device, t1 - t0, rows_in, rows_out, 0, 0, 0);
+    if (r)
+        span_add(p, r->stage, t0, t1, thread);
+}
+
+void vsg_profile_add(vsg_profile *p, const char *stage, const char *device,
+                     double elapsed_s, int64_t rows_in, int64_t rows_out,
+                     int64_t bytes_h2d, int64_t bytes_d2h, int64_t pool_peak)
+{
+    const record *r = record_add(p, stage, device, elapsed_s, rows_in, rows_out, bytes_h2d,
+                                 bytes_d2h, pool_peak);
+    if (r) {
+        double t1 = vsg_now_s();
+        span_add(p, r->stage, t1 - elapsed_s, t1, vsg_profile_thread_id());
+    }
 }
 
 void vsg_profile_add_step(vsg_profile *p, const char *name, const char *device,
@@ -300,6 +394,21 @@ vsg_status vsg_profile_write_json(const vsg_profile *p, const char *path,
             fprintf(f, ", \"calls\": %lld}", (long long)r->rows_in);
         }
         fputs("\n  ]", f);
+    }
+    if (p->n_spans > 0 || p->spans_dropped > 0) {
+        fputs(",\n  \"spans\": [", f);
+        for (size_t i = 0; i < p->n_spans; i++) {
+            const span *sp = &p->spans[i];
+            fputs(i ? ",\n    {\"stage\": " : "\n    {\"stage\": ", f);
+            write_escaped(f, sp->stage, strlen(sp->stage));
+            fprintf(f, ", \"thread\": %d, \"start_s\": ", sp->thread);
+            write_number(f, sp->t0 - p->origin);
+            fputs(", \"end_s\": ", f);
+            write_number(f, sp->t1 - p->origin);
+            fputc('}', f);
+        }
+        fputs(p->n_spans ? "\n  ]" : "]", f);
+        fprintf(f, ",\n  \"spans_dropped\": %lld", (long long)p->spans_dropped);
     }
     fputs(",\n  \"total_s\": ", f);
     write_number(f, total);

@@ -179,7 +179,7 @@ static void gpu_flush_profile(vsg_exec *x, vsg_profile *p)
         if (!vsg_gpu_stage_get(x->gpu, i, NULL, &elapsed, NULL, NULL))
             elapsed = 0.0;
         if (p)
-            vsg_profile_add(p, r->name, "GPU", elapsed, r->rows_in, r->rows_out, r->bytes_h2d,
+            vsg_profile_add_total(p, r->name, "GPU", elapsed, r->rows_in, r->rows_out, r->bytes_h2d,
                             r->bytes_d2h, g.peak_bytes);
     }
     vsg_gpu_stage_reset(x->gpu);

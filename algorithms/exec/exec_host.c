@@ -199,7 +199,7 @@ static void host_flush_profile(vsg_exec *x, vsg_profile *p)
     for (int i = 0; i < x->n_stages; i++) {
         const vsg_exec_stage_rec *r = &x->stages[i];
         if (p)
-            vsg_profile_add(p, r->name, "CPU", r->elapsed_s, r->rows_in, r->rows_out,
+            vsg_profile_add_total(p, r->name, "CPU", r->elapsed_s, r->rows_in, r->rows_out,
                             r->bytes_h2d, r->bytes_d2h, 0);
     }
     x->n_stages = 0;

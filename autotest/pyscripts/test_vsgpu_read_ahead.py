@@ -197,3 +197,45 @@ def test_features_built_ahead_on_several_threads(nc_gpkg, tmp_path, engine):
     rows = sum(s["rows_out"] for s in stages
                if s["stage"] in ("build_features", "prebuild_features"))
     assert rows == len(res["features"]), stages
+
+
+@pytest.mark.parametrize("read_ahead", [False, True])
+def test_trace_spans_show_the_threads(nc_gpkg, tmp_path, read_ahead):
+    """The trace's spans say when each stage ran and on which thread
+    (docs/profiling.md): with read-ahead the input is read on a thread of
+    its own (the reader), the engine runs the batches after the first on
+    another (the helper), and the reading thread only hands out; without
+    it, one thread does everything. Every read is one span, and the spans
+    of a stage add up to its record."""
+    import json
+    trace = tmp_path / "t.json"
+    res = vu.run_vsgpu(nc_gpkg, STATEMENTS["intersection"],
+                       config=_config("cpu", 10, read_ahead, VSGPU_PROFILE=str(trace)))
+    assert len(res["features"]) > 0
+    t = json.loads(trace.read_text())
+    stages = {s["stage"]: s for s in t["stages"]}
+    spans = t["spans"]
+    assert t["spans_dropped"] == 0
+    for sp in spans:
+        assert 0 <= sp["start_s"] <= sp["end_s"], sp
+    reads = [sp for sp in spans if sp["stage"] == "ogr_read_input"]
+    # ten batches of 10 and the read that finds the end
+    assert len(reads) == 11, reads
+    assert sum(sp["end_s"] - sp["start_s"] for sp in reads) == \
+        pytest.approx(stages["ogr_read_input"]["elapsed_s"], rel=1e-6, abs=1e-9)
+    # reads follow one another
+    assert all(a["end_s"] <= b["start_s"] for a, b in zip(reads, reads[1:])), reads
+    method = [sp for sp in spans if sp["stage"] == "ogr_read_method"]
+    assert len(method) == 1 and method[0]["thread"] == 0
+    engine = [sp for sp in spans if sp["stage"] == "read_input"]
+    assert len(engine) == 10, engine
+    if not read_ahead:
+        assert {sp["thread"] for sp in spans} == {0}
+        return
+    reader = {sp["thread"] for sp in reads}
+    assert len(reader) == 1 and 0 not in reader, reads
+    # the first batch is computed by the reading thread, the rest by the helper
+    assert engine[0]["thread"] == 0
+    helper = {sp["thread"] for sp in engine[1:]}
+    assert len(helper) == 1 and not helper & (reader | {0}), engine
+    assert {sp["thread"] for sp in spans if sp["stage"] == "read_ahead_wait"} == {0}
