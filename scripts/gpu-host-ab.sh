@@ -82,7 +82,7 @@ for wl in $WLS; do
     echo "$wl copy-$r wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   done
 done
-# the rectangle clips (new build only): GPU twice, the CPU engine once, the copy floor twice
+# the rectangle clips: GPU twice each way, the CPU engine once (new), the copy floor twice
 [ "${RECTS:-0}" = 1 ] && python3 bench/workloads/generate.py --scale tiled --out $w/wlr --tiled-vertices 10000000 --only tiled_nybb_clip_rect,tiled_counties_clip_rect >> $w/gen.log 2>&1
 [ "${RECTS:-0}" = 1 ] && python3 - $w/wlr/manifest.json > $w/rects.txt <<'PY'
 import json, sys
@@ -92,10 +92,15 @@ for w in json.load(open(sys.argv[1]))["workloads"]:
 PY
 while read -r name f lyr x0 y0 x1 y1; do
   SRC[$name]=$f; LYR[$name]=$lyr; SQL[$name]="SELECT * FROM ST_ClipByRect($lyr, $x0, $y0, $x1, $y1)"
-  for r in 1 2; do one $name gpu-new $new rgpu-$r --config VSGPU_EXECUTION_MODE GPU; done
+  for r in 1 2; do
+    one $name gpu-base $base rgpub-$r --config VSGPU_EXECUTION_MODE GPU
+    one $name gpu-new $new rgpu-$r --config VSGPU_EXECUTION_MODE GPU
+  done
   one $name cpu-new $new rcpu --config VSGPU_EXECUTION_MODE CPU
   one $name auto-new $new rauto
-  echo "$name gpu-new against cpu-new:"; .device/cmp-py bench/tools/compare_gpkg.py $w/o-$name-gpu-new.gpkg $w/o-$name-cpu-new.gpkg
+  for e in gpu-new gpu-base; do
+    echo "$name $e against cpu-new:"; .device/cmp-py bench/tools/compare_gpkg.py $w/o-$name-$e.gpkg $w/o-$name-cpu-new.gpkg
+  done
   for r in 1 2; do
     rm -f $w/copy.gpkg; t0=$(date +%s.%N)
     ogr2ogr -f GPKG $w/copy.gpkg $f $lyr -nln result -lco SPATIAL_INDEX=NO
@@ -111,6 +116,10 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "t-*.json"))):
         d[s["stage"]] = d.get(s["stage"], 0) + s["elapsed_s"]
     print(os.path.basename(path), "total %.3f s" % t["total_s"], "  ".join("%s %.3f" % (k, d[k]) for k in ("ogr_read_input", "ogr_read_method", "group_keys", "read_input", "valid_screen", "plan", "repair_clusters", "group_union", "build_features", "prebuild_features", "read_ahead_wait") if k in d))
 PY
+# the timelines of the traces that have spans (builds from ec40698 on)
+for f in $w/tr/t-*gpu-new-1.json $w/tr/t-*rgpu-1.json; do
+  [ -f "$f" ] && { echo "== spans of $(basename $f)"; python3 bench/tools/spans.py $f; }
+done
 } > "$OUT/ab-$TAG.log" 2>&1
 date -u +%FT%TZ >> "$OUT/machine-ab.txt"
 tar czf "$OUT/traces-$TAG.tar.gz" -C $w tr
