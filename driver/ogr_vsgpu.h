@@ -794,6 +794,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     vsgpu::HelperThread m_reader;
     Batch m_staged;
     bool m_reading = false;
+    size_t m_reads = 0; /* input batches read or being read */
     vsgpu::ArrowBatchReader m_arrow_in; /* the input through its Arrow stream */
     bool m_input_done = false;
     double m_build_s = 0;          /* features built when handed out   */
@@ -808,7 +809,7 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     static constexpr size_t kGpuBatchRows = 131072;
     static constexpr size_t kGpuBatchBytes = size_t{64} << 20;
     /* With read-ahead, the first of those batches is this many times
-     * smaller (BatchLimits). */
+     * smaller, and each next one twice the one before (BatchLimits). */
     static constexpr size_t kGpuFirstBatchDivisor = 8;
     /* PrebuildFeatures: at most this many runs at once, each at least
      * this many features */
@@ -818,18 +819,17 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     /* The method layer: read (GDAL), then indexed (the engine). */
     bool ReadMethod(vsgpu::SourceBatch *batch);
     bool IndexMethod(vsgpu::SourceBatch *batch);
-    /* Rows and WKB bytes of the next input batch (first: the stream's
-     * first). */
-    void BatchLimits(bool first, size_t *rows, size_t *bytes) const;
+    /* Rows and WKB bytes of input batch `index` (0: the stream's first). */
+    void BatchLimits(size_t index, size_t *rows, size_t *bytes) const;
     bool NextBatch();
     /* The next input batch into b, read and computed: on the helper
      * thread when reading ahead, which starts the reader on the batch
      * after it first. false: CPLError raised. */
-    bool RunBatch(Batch *b, bool first, bool prebuild);
-    /* Reads the next input batch into b (GDAL only: the reader's job). */
-    bool ReadBatch(Batch *b, bool first);
+    bool RunBatch(Batch *b, bool prebuild);
+    /* Reads input batch `index` into b (GDAL only: the reader's job). */
+    bool ReadBatch(Batch *b, size_t index);
     /* Starts the reader on the next batch, into m_staged. */
-    void PostRead(bool first);
+    void PostRead();
     /* The reader's batch into b, once read. */
     bool TakeRead(Batch *b);
     /* Runs b, read, through the engine (and builds its features ahead). */

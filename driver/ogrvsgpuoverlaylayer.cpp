@@ -76,6 +76,7 @@ void OGRVSGPUOverlayLayer::Stop()
 {
     /* first the helpers: they may be using the engine and the input layer */
     QuitHelpers();
+    m_reads = 0;
     m_arrow_in.Close();
     m_ahead = Ahead::None;
     m_next.Clear();
@@ -110,7 +111,7 @@ bool OGRVSGPUOverlayLayer::Start()
                  m_plan->input.name.c_str());
     /* the first batch is read while the method is indexed */
     if (m_plan->opts.read_ahead)
-        PostRead(true);
+        PostRead();
     if (method && !IndexMethod(&method_batch))
     {
         QuitHelpers();
@@ -176,7 +177,7 @@ bool OGRVSGPUOverlayLayer::IndexMethod(vsgpu::SourceBatch *batch)
  * capped by WKB bytes so that a batch of large polygons stays within
  * device memory (about 800 bytes of device memory per input vertex at the
  * peak, docs/gpu-stages.md: 64 MB of WKB, about 4 M vertices, ~3 GB). */
-void OGRVSGPUOverlayLayer::BatchLimits(bool first, size_t *rows, size_t *bytes) const
+void OGRVSGPUOverlayLayer::BatchLimits(size_t index, size_t *rows, size_t *bytes) const
 {
     *rows = static_cast<size_t>(m_plan->opts.batch_size);
     *bytes = SIZE_MAX;
@@ -185,12 +186,18 @@ void OGRVSGPUOverlayLayer::BatchLimits(bool first, size_t *rows, size_t *bytes) 
     *rows = kGpuBatchRows;
     *bytes = kGpuBatchBytes;
     /* With read-ahead nothing is written until the first batch is
-     * computed: a smaller first batch starts the writer sooner, and the
-     * helper computes the large ones while it writes. */
-    if (first && m_plan->opts.read_ahead)
+     * computed: a smaller first batch starts the writer sooner. Writing a
+     * batch takes longer than computing one (on the H100 host, 0.6 s
+     * against 0.16 s for 64 MB of WKB, docs/benchmarks.md run G), so each
+     * next batch twice the one before is computed while the one before is
+     * written, and the writer does not wait for the full ones. */
+    if (m_plan->opts.read_ahead)
     {
-        *rows /= kGpuFirstBatchDivisor;
-        *bytes /= kGpuFirstBatchDivisor;
+        size_t div = kGpuFirstBatchDivisor;
+        for (size_t k = 0; k < index && div > 1; ++k)
+            div /= 2;
+        *rows /= div;
+        *bytes /= div;
     }
 }
 
@@ -207,7 +214,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     else if (m_ahead == Ahead::Ready)
         ok = m_next.ok;
     else
-        ok = RunBatch(&m_next, m_counts.input_features == 0, false);
+        ok = RunBatch(&m_next, false);
     m_ahead = Ahead::None;
     /* the helper is idle: the profile is this thread's. How long this
      * thread waited for it: the helper's work that writing did not hide. */
@@ -225,32 +232,32 @@ bool OGRVSGPUOverlayLayer::NextBatch()
      * helper takes the reader's batch and starts it on the next. */
     const bool prebuild = !m_arrow_fast;
     if (!m_input_done && m_plan->opts.read_ahead &&
-        m_helper.Post([this, prebuild] { return RunBatch(&m_next, false, prebuild); }))
+        m_helper.Post([this, prebuild] { return RunBatch(&m_next, prebuild); }))
         m_ahead = Ahead::Posted;
     return true;
 }
 
-bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool first, bool prebuild)
+bool OGRVSGPUOverlayLayer::RunBatch(Batch *b, bool prebuild)
 {
-    const bool ok = m_reading ? TakeRead(b) : ReadBatch(b, first);
+    const bool ok = m_reading ? TakeRead(b) : ReadBatch(b, m_reads++);
     if (!ok)
         return false;
     /* the reader goes on with the next batch while this one computes */
     if (m_plan->opts.read_ahead && !b->in.at_end && !m_helper.Cancelled())
-        PostRead(false);
+        PostRead();
     return ComputeBatch(b, prebuild);
 }
 
 /* On the reader when reading ahead: it touches the input layer and b,
  * nothing else (the engine's profile gets its times from ComputeBatch). */
-bool OGRVSGPUOverlayLayer::ReadBatch(Batch *b, bool first)
+bool OGRVSGPUOverlayLayer::ReadBatch(Batch *b, size_t index)
 {
     b->Clear();
     b->read_t0 = vsg_now_s();
     b->read_thread = vsg_profile_thread_id();
     const vsgpu::Source &input = m_plan->input;
     size_t batch_rows = 0, batch_bytes = 0;
-    BatchLimits(first, &batch_rows, &batch_bytes);
+    BatchLimits(index, &batch_rows, &batch_bytes);
     const bool read =
         m_arrow_in.Active()
             ? m_arrow_in.Read(batch_rows, batch_bytes, &b->in, &b->counts)
@@ -263,9 +270,12 @@ bool OGRVSGPUOverlayLayer::ReadBatch(Batch *b, bool first)
     return true;
 }
 
-void OGRVSGPUOverlayLayer::PostRead(bool first)
+void OGRVSGPUOverlayLayer::PostRead()
 {
-    m_reading = m_reader.Post([this, first] { return ReadBatch(&m_staged, first); });
+    const size_t index = m_reads;
+    m_reading = m_reader.Post([this, index] { return ReadBatch(&m_staged, index); });
+    if (m_reading)
+        ++m_reads;
 }
 
 bool OGRVSGPUOverlayLayer::TakeRead(Batch *b)

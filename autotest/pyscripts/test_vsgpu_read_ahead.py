@@ -239,3 +239,45 @@ def test_trace_spans_show_the_threads(nc_gpkg, tmp_path, read_ahead):
     helper = {sp["thread"] for sp in engine[1:]}
     assert len(helper) == 1 and not helper & (reader | {0}), engine
     assert {sp["thread"] for sp in spans if sp["stage"] == "read_ahead_wait"} == {0}
+
+
+@pytest.fixture(scope="module")
+def many_squares_gpkg(tmp_path_factory):
+    """60,000 unit squares in a row: more rows than the GPU pipeline's
+    first batches hold (docs/architecture.md#threads-and-determinism)."""
+    path = str(tmp_path_factory.mktemp("squares") / "squares.gpkg")
+    ds = ogr.GetDriverByName("GPKG").CreateDataSource(path)
+    lyr = ds.CreateLayer("sq", geom_type=ogr.wkbPolygon)
+    lyr.StartTransaction()
+    defn = lyr.GetLayerDefn()
+    for i in range(60000):
+        f = ogr.Feature(defn)
+        f.SetGeometryDirectly(ogr.CreateGeometryFromWkt(
+            "POLYGON((%d 0,%d 0,%d 1,%d 1,%d 0))" % (i, i + 1, i + 1, i, i)))
+        lyr.CreateFeature(f)
+    lyr.CommitTransaction()
+    ds = None
+    return path
+
+
+def test_gpu_batches_grow_from_an_eighth(many_squares_gpkg):
+    """Without BATCH_SIZE the GPU pipeline's batches hold 131,072 rows (or
+    64 MB of WKB); with read-ahead the first holds an eighth of that, so
+    that writing starts sooner, and each next one twice the one before
+    (computed while the one before is written), up to the full size. The
+    features are the same either way."""
+    sql = "SELECT * FROM ST_ClipByRect(sq, 0.5, 0, 59999.5, 1)"
+    runs = {}
+    for read_ahead in (False, True):
+        cfg = dict(ENGINES["gpu"], VSGPU_READ_AHEAD="YES" if read_ahead else "NO",
+                   CPL_DEBUG="ON")
+        res = vu.run_vsgpu(many_squares_gpkg, sql, config=cfg)
+        assert res["features"] is not None, res["errors"].errors
+        assert res["metadata"]["SELECTED_RUNTIME"] == "GPU", res["metadata"]
+        sizes = [int(m.split("batch of ")[1].split()[0]) for c, _, m in res["errors"].errors
+                 if c == gdal.CE_Debug and "batch of" in m]
+        runs[read_ahead] = (sizes, _fingerprint(res))
+    assert runs[False][0] == [60000], runs[False][0]
+    assert runs[True][0] == [16384, 32768, 60000 - 16384 - 32768], runs[True][0]
+    assert runs[True][1] == runs[False][1]
+    assert len(runs[True][1]) == 60000
