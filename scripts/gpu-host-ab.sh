@@ -138,16 +138,17 @@ for spec in ${STEPS:-by_state13 by_state13:noscreen overlap nybb_union intersect
     echo "$spec steps-$b wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   done
 done >> "$OUT/ab-$TAG.log" 2>&1
-for f in $w/tr/steps-*.json; do
+for f in $(ls $w/tr/steps-*.json 2>/dev/null); do
   b=$(basename $f .json)
   python3 bench/tools/steps.py --top 400 $f > $w/$b.txt 2>&1
   echo "== $b: $(head -1 $w/$b.txt)"
   awk 'NR>1{t=$1; if ($0~/upload|download|host, until|set-up/) io+=t; else if ($0~/candidates:/) c+=t; else o+=t} END{printf "resident %.4f s (candidates %.4f, the rest %.4f), copies and gaps %.4f\n", c+o, c, o, io}' $w/$b.txt
   grep -E "candidates probe|refine_nodes|refine_labels" $w/$b.txt | head -6
 done >> "$OUT/ab-$TAG.log" 2>&1
-tar czf "$OUT/steps-$TAG.tar.gz" -C $w $(cd $w && ls steps-*.txt steps-*.log) tr
+ls $w/steps-*.txt > /dev/null 2>&1 && tar czf "$OUT/steps-$TAG.tar.gz" -C $w $(cd $w && ls steps-*.txt steps-*.log) tr
 ( . /opt/py-rt/env.sh; cd autotest && VSGPU_TEST_GPU_BACKEND=CUDA VSGPU_BUILD_DIR=$here/.device/build GDAL_DRIVER_PATH=$new \
     timeout 300 python3 -m pytest -q -p no:cacheprovider pyscripts/test_vsgpu_valid_screen.py \
-    pyscripts/test_vsgpu_gpu_pipeline.py pyscripts/test_vsgpu_coverage_union.py pyscripts/test_vsgpu_dissolve.py -rs 2>&1 | tail -8 ) > "$OUT/pytest.log" 2>&1
+    pyscripts/test_vsgpu_gpu_pipeline.py pyscripts/test_vsgpu_coverage_union.py pyscripts/test_vsgpu_dissolve.py \
+    pyscripts/test_vsgpu_read_ahead.py -rs 2>&1 | tail -8 ) > "$OUT/pytest.log" 2>&1
 date -u +%FT%TZ >> "$OUT/machine-ab.txt"
 cat "$OUT/pytest.log"; grep -A1 "^== steps" "$OUT/ab-$TAG.log"
