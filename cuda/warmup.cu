@@ -18,6 +18,7 @@
 #include "columnar/launch_gather.h"
 #include "overlay/launch_refine.h"
 #include "union/launch_coverage.h"
+#include "union/launch_arrange.h"
 #include "union/launch_overlap.h"
 
 namespace
@@ -36,6 +37,7 @@ void *warm(void *)
         vsg_launch_ref_preload();
         vsg_launch_cov_preload();
         vsg_launch_ovu_preload();
+        vsg_launch_arr_preload();
         vsg_launch_gather_preload();
     }
     cudaGetLastError();

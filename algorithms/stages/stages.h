@@ -121,17 +121,27 @@ vsg_status vsg_stage_valid_screen(vsg_exec *x, const vsg_col_view *in, uint32_t 
 
 /* ---- overlap_union -------------------------------------------------------------
  * The union of each group's members when they may overlap (not a
- * coverage): exact, from the overlay refine's labelled pieces of every
- * pair of members whose boxes meet (elements/union/overlap.h). Output
- * and group_ok / why as vsg_stage_coverage_union's; a group any check
- * rejects (a pair the refine hands back, a node three members meet at,
- * bad input) is left to the caller. VSG_ERR_INVALID_ARG: the input is too
- * large for the refine's keys (nothing settled). Timed as
- * "overlap_pairs", the refine's stages, "overlap_sweep" and the
- * boundary's. */
+ * coverage): exact, from one arrangement per group, every segment cut
+ * once at the other members' boundaries and each piece kept when no other
+ * member covers it (elements/union/arrange.h). Output and group_ok / why
+ * as vsg_stage_coverage_union's; a group any check rejects (a node too
+ * close to call, more than 16 piece ends at a node, a depth that does not
+ * add up, bad input) is left to the caller. Timed as "refine_sides",
+ * "arrange_*" and the boundary's. */
 vsg_status vsg_stage_overlap_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
                                    int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                    uint32_t *why);
+
+/* The same unions from the overlay refine's labelled pieces of every pair
+ * of members whose boxes meet (elements/union/overlap.h): a second, pairwise
+ * route, kept as the tests' cross-check. VSG_ERR_INVALID_ARG: the input is
+ * too large for the refine's keys (nothing settled). Timed as
+ * "overlap_pairs", the refine's stages, "overlap_sweep" and the
+ * boundary's. */
+vsg_status vsg_stage_overlap_union_pairwise(vsg_exec *x, const vsg_col_view *in,
+                                            const int64_t *group_of, int64_t n_groups,
+                                            vsg_columnar *out, uint8_t *group_ok,
+                                            uint32_t *why);
 
 /* ---- overlay_refine ------------------------------------------------------------
  * The exact intersection of each pair (a[pair_a[k]], b[pair_b[k]]) of

@@ -113,7 +113,7 @@ done:
     return st;
 }
 
-vsg_status vsg_stage_overlap_union(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
+vsg_status vsg_stage_overlap_union_pairwise(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
                                    int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                    uint32_t *why)
 {

@@ -28,16 +28,17 @@
 
 #include "vsg_test.h"
 #include "union_test_util.h"
+#include "elements/overlay/refine.h"   /* VSG_REF_BAD_* */
 #include "elements/union/coverage.h"
 #include "stages/stages.h"
 
 /* The stage's own steps (the box join, "candidates", is the filter's and
  * bounded by boxes per grid cell, not by vertices). */
-static const char *const kStages[] = {"overlap_pairs",   "refine_sides",   "refine_segments",
-                                      "refine_nodes",    "refine_labels",  "refine_rays",
-                                      "overlap_sweep",   "boundary_keys",  "coverage_link",
-                                      "coverage_noding", "coverage_rings", "coverage_nesting",
-                                      "coverage_output", "bounds",         NULL};
+static const char *const kStages[] = {"refine_sides",   "arrange_nodes",   "arrange_pieces",
+                                      "arrange_labels", "arrange_depth",   "arrange_select",
+                                      "boundary_keys",  "coverage_link",   "coverage_noding",
+                                      "coverage_rings", "coverage_nesting", "coverage_output",
+                                      "bounds",         NULL};
 
 static int run_stage(const members *m, int64_t n_groups, run_result *rr)
 {
@@ -101,6 +102,24 @@ static void settles_hand_cases(void)
           "POLYGON((0.5 1,2.5 1,2.5 3,0.5 3,0.5 1))"}, 1},
         {"a triangle crossing a square's diagonal",
          {"POLYGON((0 0,3 0,3 3,0 3,0 0))", "POLYGON((-1 -1,4 4,-1 4,-1 -1))"}, 1},
+        /* depths above 1, and the rays that give a ring's first depth */
+        {"three nested squares, touching nothing",
+         {"POLYGON((0 0,10 0,10 10,0 10,0 0))", "POLYGON((1 1,9 1,9 9,1 9,1 1))",
+          "POLYGON((2 2,8 2,8 8,2 8,2 2))"}, 1},
+        {"a member in another's hole, touching nothing",
+         {"POLYGON((0 0,10 0,10 10,0 10,0 0),(2 2,8 2,8 8,2 8,2 2))",
+          "POLYGON((4 4,6 4,6 6,4 6,4 4))"}, 2},
+        {"a member in a hole, over a third member",
+         {"POLYGON((0 0,10 0,10 10,0 10,0 0),(2 2,8 2,8 8,2 8,2 2))",
+          "POLYGON((4 4,6 4,6 6,4 6,4 4))", "POLYGON((3 3,7 3,7 7,3 7,3 3))"}, 2},
+        {"the same square three times", {"POLYGON((0 0,1 0,1 1,0 1,0 0))",
+          "POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((1 0,1 1,0 1,0 0,1 0))"}, 1},
+        {"a square over the shared edge of two others",
+         {"POLYGON((0 0,2 0,2 2,0 2,0 0))", "POLYGON((2 0,4 0,4 2,2 2,2 0))",
+          "POLYGON((1 0.5,3 0.5,3 1.5,1 1.5,1 0.5))"}, 1},
+        {"a ring starting on another's edge, inside a third",
+         {"POLYGON((-5 -5,10 -5,10 10,-5 10,-5 -5))", "POLYGON((0 0,2 0,2 2,0 2,0 0))",
+          "POLYGON((1 0,3 0,3 1,1 1,1 0))"}, 1},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         members m = {0};
@@ -176,12 +195,22 @@ static void hands_back(void)
     add_wkt(&m, "POLYGON((20.5 20.5,22 20.5,22 22,20.5 22,20.5 20.5))", 2);
     add_square(&m, 7, 7, 2, 3);
     add_square(&m, 8, 8, 2, 3);
+    /* nine triangles around one point: 18 piece ends at one node, more
+     * than a node's labels read (VSG_REF_MAX_DEGREE) */
+    for (int k = 0; k < 9; k++) {
+        char wkt[256];
+        double a0 = 2 * M_PI * k / 9, a1 = 2 * M_PI * (k + 1) / 9;
+        snprintf(wkt, sizeof wkt, "POLYGON((50 50,%.17g %.17g,%.17g %.17g,50 50))",
+                 50 + cos(a0), 50 + sin(a0), 50 + cos(a1), 50 + sin(a1));
+        add_wkt(&m, wkt, 4);
+    }
     run_result rr;
-    REQUIRE(run_stage(&m, 4, &rr));
+    REQUIRE(run_stage(&m, 5, &rr));
     CHECK(rr.ok[0] == 0 && (rr.why[0] & VSG_COV_BAD_EMPTY));
     CHECK(rr.ok[1] == 0 && (rr.why[1] & VSG_COV_BAD_INPUT));
     CHECK(rr.ok[2] == 0 && (rr.why[2] & VSG_COV_BAD_INPUT));
     CHECK(rr.ok[3] == 1 && agrees(&m, &rr, 3));
+    CHECK(rr.ok[4] == 0 && (rr.why[4] & VSG_REF_BAD_NODE));
     run_free(&rr);
     members_free(&m);
 }
