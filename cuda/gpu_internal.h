@@ -57,7 +57,7 @@ template <typename F> __global__ void vsg_for_each(int64_t n, F f)
     } while (0)
 
 /* One kernel per step of an element family whose item function takes the
- * step as an argument (vsg_ref_item, vsg_cov_item, vsg_ovu_item). Item is a
+ * step as an argument (vsg_ref_item, vsg_cov_item, vsg_arr_item). Item is a
  * struct with `static __device__ void run(const Ctx *, int step, int64_t)`
  * calling the item function. vsg_for_each over this functor is one kernel
  * per (family, step) with the step a constant, so each kernel holds that

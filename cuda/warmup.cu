@@ -19,7 +19,6 @@
 #include "overlay/launch_refine.h"
 #include "union/launch_coverage.h"
 #include "union/launch_arrange.h"
-#include "union/launch_overlap.h"
 
 namespace
 {
@@ -36,7 +35,6 @@ void *warm(void *)
     if (cudaSetDevice(g_device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess) {
         vsg_launch_ref_preload();
         vsg_launch_cov_preload();
-        vsg_launch_ovu_preload();
         vsg_launch_arr_preload();
         vsg_launch_gather_preload();
     }

@@ -146,21 +146,21 @@ static vsg_status write_groups(const cov_run *r, vsg_pool *pool, const uint8_t *
     return atomic_load(&w.nomem) ? VSG_ERR_NOMEM : VSG_OK;
 }
 
-/* Member vertices per overlap union call. Its arrays take about 6 KB per
- * vertex on real data where members overlap their neighbours (the refine
- * labels each segment once per pair whose boxes it meets, about 16 pieces
- * per vertex): the overlapping counties' pool peaked at 34 GB in two calls
- * of 11 M vertices in all (run A of docs/benchmarks.md, 2026-11-27; 27 GB
- * in three calls, run B). Each call pays fixed costs (launches, the
- * host's reads of sizes, scans over small arrays) that fill the device
- * only when its arrays are large: in calls of 2^20 vertices the union took
- * 264 ms of device time, in two calls 196 ms (run A). So a batch takes as
- * many whole groups as half the backend's capacity holds at 8 KB a
- * vertex, between 2^20 (and so where the capacity is unknown: the host
- * backend without a limit) and 2^24 vertices; a larger group goes alone,
- * and a batch the device still cannot hold is halved (overlap_batch).
- * VSGPU_GPU_POOL_LIMIT bounds it all. */
-#define OVU_BYTES_PER_VERTEX ((int64_t)8192)
+/* Member vertices per overlap union call. One arrangement per group
+ * (elements/union/arrange.h) takes about 1 KB of the pool per vertex on
+ * real data where members overlap their neighbours: the overlapping
+ * counties peaked at 3.7 GB in three calls of 11 M vertices in all (run H
+ * of docs/benchmarks.md, 2026-11-28, H200; the pairwise route before it
+ * took 6-8 KB, 27 GB). Each call pays fixed costs (launches, the host's
+ * reads of sizes, scans over small arrays) that fill the device only when
+ * its arrays are large (in calls of 2^20 vertices the pairwise union took
+ * 264 ms of device time, in two calls 196 ms: run A, 2026-11-27). So a
+ * batch takes as many whole groups as half the backend's capacity holds
+ * at 2 KB a vertex, between 2^20 (and so where the capacity is unknown:
+ * the host backend without a limit) and 2^24 vertices; a larger group
+ * goes alone, and a batch the device still cannot hold is halved
+ * (overlap_batch). VSGPU_GPU_POOL_LIMIT bounds it all. */
+#define OVU_BYTES_PER_VERTEX ((int64_t)2048)
 #define OVU_BATCH_MIN ((size_t)1 << 20)
 #define OVU_BATCH_MAX ((size_t)1 << 24)
 

@@ -132,17 +132,6 @@ vsg_status vsg_stage_overlap_union(vsg_exec *x, const vsg_col_view *in, const in
                                    int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                    uint32_t *why);
 
-/* The same unions from the overlay refine's labelled pieces of every pair
- * of members whose boxes meet (elements/union/overlap.h): a second, pairwise
- * route, kept as the tests' cross-check. VSG_ERR_INVALID_ARG: the input is
- * too large for the refine's keys (nothing settled). Timed as
- * "overlap_pairs", the refine's stages, "overlap_sweep" and the
- * boundary's. */
-vsg_status vsg_stage_overlap_union_pairwise(vsg_exec *x, const vsg_col_view *in,
-                                            const int64_t *group_of, int64_t n_groups,
-                                            vsg_columnar *out, uint8_t *group_ok,
-                                            uint32_t *why);
-
 /* ---- overlay_refine ------------------------------------------------------------
  * The exact intersection of each pair (a[pair_a[k]], b[pair_b[k]]) of
  * polygonal rows: its polygonal part as one MultiPolygon per pair (shells

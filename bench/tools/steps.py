@@ -5,7 +5,7 @@ VSGPU_PROFILE_STEPS=YES), slowest first, with numbered steps named.
 The refine, coverage-union (and validity-screen) and overlap-union stages run their steps
 through one launcher each and number them by an enum
 (elements/overlay/refine_steps.h, elements/union/coverage_steps.h,
-elements/union/overlap.h); the trace names such a step
+elements/union/arrange.h); the trace names such a step
 "<stage>: <launcher> <number>", and this tool reads the enums to print
 the step's name beside it.
 
@@ -22,7 +22,7 @@ ENUMS = {
     "overlay_refine": "algorithms/elements/overlay/refine_steps.h",
     "coverage_union": "algorithms/elements/union/coverage_steps.h",
     "valid_screen": "algorithms/elements/union/coverage_steps.h",   # the same steps
-    "overlap_union": "algorithms/elements/union/overlap.h",
+    "arrange": "algorithms/elements/union/arrange.h",
 }
 
 

@@ -21,8 +21,9 @@ typedef struct {
     int64_t n_pairs;
     uint32_t *why;                   /* n_pairs                              */
     int kbits;                       /* bits of a coordinate index           */
-    int same_sides;                  /* one view on both sides (the overlap
-                                      * union's pairs i < j of one set)      */
+    int same_sides;                  /* one view on both sides, prepared once
+                                      * (the overlap union's arrangement
+                                      * takes the sides alone, no pair)      */
     /* a join's candidates: (chunk or geometry of side 0, of side 1)         */
     const int64_t *ja, *jb;
     int64_t n_join;

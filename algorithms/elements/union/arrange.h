@@ -239,8 +239,13 @@ VSG_HD int vsg_arr_node_on(const vsg_arr_ctx *c, int64_t k, double x, double y, 
         at = k + 1;
     if (at < 0)
         return 1;
-    if (flag)
-        VSG_OR_U32(c->vflag + vsg_arr_vertex(c, at), 1u);
+    if (flag) {
+        /* most vertices are flagged by several segment pairs: read first,
+         * so that only the first few pay the atomic */
+        uint32_t *f = c->vflag + vsg_arr_vertex(c, at);
+        if (!*f)
+            VSG_OR_U32(f, 1u);
+    }
     return 0;
 }
 

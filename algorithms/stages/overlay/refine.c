@@ -105,12 +105,8 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
      * keys below, whatever order the joins give */
     TRY(vsg_stage_candidates_unsorted(x, A->chunk_box, A->n_chunks, B->boxes, B->v.n_geoms,
                                       &j[0]));
-    /* one view on both sides: side 1's join is side 0's, transposed */
-    if (c->same_sides)
-        j[1] = (vsg_pairs){j[0].n, j[0].b, j[0].a};
-    else
-        TRY(vsg_stage_candidates_unsorted(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks,
-                                          &j[1]));
+    TRY(vsg_stage_candidates_unsorted(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks,
+                                      &j[1]));
     vsg_exec_stage_begin(x, "refine_segments");
     for (int k = 0; k < 2; k++) {
         TRY(get(x, s, (size_t)j[k].n * I64, &flag[k]));
@@ -146,8 +142,6 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_REF_INST_FILL, c->n_items * VSG_CHUNK_SEGS));
 done:
     vsg_exec_stage_end(x, c->n_items, c->n_inst);
-    if (c->same_sides)
-        memset(&j[1], 0, sizeof j[1]);   /* j[0]'s arrays */
     pairs_free(x, &j[0]);
     pairs_free(x, &j[1]);
     c->ja = c->jb = NULL;
@@ -190,13 +184,8 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     vsg_status st;
     vsg_pairs cp;
     memset(&cp, 0, sizeof cp);
-    /* one view on both sides: its pairs are i < j, and chunks are
-     * numbered in geometry order, so only chunk pairs a < b can hold one */
-    if (c->same_sides)
-        TRY(vsg_stage_candidates_above(x, c->side[0].chunk_box, c->side[0].n_chunks, 1, 1, &cp));
-    else
-        TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks,
-                                 c->side[1].chunk_box, c->side[1].n_chunks, &cp));
+    TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks,
+                             c->side[1].chunk_box, c->side[1].n_chunks, &cp));
     vsg_exec_stage_begin(x, "refine_nodes");
     c->ja = cp.a;
     c->jb = cp.b;

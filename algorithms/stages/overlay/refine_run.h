@@ -1,10 +1,10 @@
 /*
- * refine_run.h - the overlay refine stage's first half, for the stages
- * that build on its labelled pieces (stages/union/overlap.c: the union
- * of overlapping polygons) as well as its own second half: the context
- * over the pairs, the rings oriented and chunked, and every piece of
- * every pair's boundaries labelled against the other polygon of its
- * pair (elements/overlay/refine.h says how and why it holds).
+ * refine_run.h - the overlay refine stage's first half: the context
+ * over the pairs, the rings oriented and chunked (which the overlap
+ * union's arrangement, stages/union/arrange.c, also takes, for one view
+ * and no pair), and every piece of every pair's boundaries labelled
+ * against the other polygon of its pair (elements/overlay/refine.h says
+ * how and why it holds).
  *
  * Arrays live in s (freed together by the caller); the caller owns c's
  * inputs. A pair a check rejects gets its reason bits in why[pair].
@@ -17,7 +17,8 @@
 
 /* c over the sorted pairs (pair_a[k] of a, pair_b[k] of b), why[] of
  * n_pairs on the backend; the sides' rings and chunks. same_sides: a and
- * b are one view (prepared once), and every pair has pair_a < pair_b.
+ * b are one view, prepared once (for the sides alone: vsg_ref_pieces
+ * takes two views).
  * VSG_ERR_INVALID_ARG: the keys would not fit (the caller does without
  * the stage). */
 vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
