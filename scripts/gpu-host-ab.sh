@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The A/B run on the GPU host: the carried build (.device/build.tar.xz,
 # scripts/gpu-host-prepare.sh) against a base plugin
-# (.device/base-plugin.so.xz: a stripped ogr_VSGPU.so of the BASE commit,
-# xz-compressed), interleaved on one machine, every ogr2ogr writing
+# (.device/base-plugin.so.xz, or BASE_PLUGIN: a stripped ogr_VSGPU.so of
+# the BASE commit, xz-compressed), interleaved on one machine, every ogr2ogr writing
 # without an R-tree, on real layers tiled to 10 M vertices (the
 # generator runs there). BASE names the base's commit and RUN the run,
 # for the record (machine-ab.txt). Builds nothing. Use:
@@ -20,7 +20,7 @@ mkdir -p /opt/gdal-rt /opt/py-rt /tmp/base/gdalplugins
 [ -f /opt/gdal-rt/env.sh ] || tar xJf .device/gdal-rt.tar.xz -C /opt/gdal-rt
 [ -x /opt/py-rt/bin/python3 ] || tar xJf .device/py-rt.tar.xz -C /opt/py-rt
 [ -d .device/build ] || tar xJf .device/build.tar.xz -C .device
-xz -dc .device/base-plugin.so.xz > /tmp/base/gdalplugins/ogr_VSGPU.so
+xz -dc "${BASE_PLUGIN:-.device/base-plugin.so.xz}" > /tmp/base/gdalplugins/ogr_VSGPU.so
 . /opt/gdal-rt/env.sh
 TAG=${TAG:-1}
 new=$here/.device/build/gdalplugins

@@ -39,6 +39,6 @@ strip --strip-unneeded "$dev"/build/gdalplugins/ogr_VSGPU.so "$dev"/build/autote
   "$dev"/build/bench/vsgbench_* 2>/dev/null || true
 # One compressed file: the carried tree (tracked files + .device) must stay
 # under 64 MiB. The host scripts unpack it to .device/build.
-tar -C "$dev" -cJf "$dev/build.tar.xz" build && rm -rf "$dev/build"
+XZ_OPT=-9e tar -C "$dev" -cJf "$dev/build.tar.xz" build && rm -rf "$dev/build"
 du -sh "$dev" "$dev"/*
 echo "carried: $(( ( $(git -C "$here" ls-files -z | xargs -0 du -cb | tail -1 | cut -f1) + $(du -sb "$dev" | cut -f1) ) / 1048576 )) MiB of 64"

@@ -101,6 +101,9 @@ typedef struct {
     int64_t n_nd;
     uint64_t *nd_all, *nd_key;
     int64_t *nd_idx, *end_pos;     /* sorted: the end; the end's place     */
+    int64_t *nd_m;                 /* sorted: the end's member             */
+    double *nd_dx, *nd_dy;         /* sorted: its piece's other end        */
+    int8_t *nd_out;                /* sorted: it leaves the node           */
     int8_t *end_in;                /* members there whose interior holds it */
     uint8_t *end_lose;             /* a member there takes it from M       */
     /* depth */
@@ -134,6 +137,7 @@ enum {
     VSG_ARR_PIECE_SPLIT,   /* n_ev (sorted)             */
     VSG_ARR_NODE_KEY,      /* n_pc                      */
     VSG_ARR_NODE_PACK,     /* 2 n_pc                    */
+    VSG_ARR_NODE_INFO,     /* n_nd (sorted)             */
     VSG_ARR_NODE_LABEL,    /* n_nd (sorted)             */
     VSG_ARR_DELTA,         /* n_pc                      */
     VSG_ARR_RAY_FLAG,      /* n_rings                   */
@@ -457,55 +461,66 @@ VSG_HD int vsg_arr_node_run(const vsg_arr_ctx *c, int64_t t, int64_t *lo, int64_
     return !((*lo > 0 && c->nd_key[*lo - 1] == h) || (*hi < n && c->nd_key[*hi] == h));
 }
 
-/* Sorted node entry t: its end read against every other member at the
- * node. Returns its work. */
-VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
+/* Sorted node entry t: what its label and its run's other entries read
+ * of it, side by side (member, the direction it leaves by, whether it
+ * leaves), and its place; a key it shares with the entry before it but
+ * not the point is a collision (the run's points are then all checked). */
+VSG_HD void vsg_arr_node_info(const vsg_arr_ctx *c, int64_t t)
 {
-    int64_t lo, hi, e = c->nd_idx[t], m, grp;
+    int64_t e = c->nd_idx[t], m, grp;
     double vx, vy, dx, dy;
     int out;
     vsg_arr_end(c, e, &vx, &vy, &dx, &dy, &out, &m, &grp);
     c->end_pos[e] = t;
+    c->nd_m[t] = m;
+    c->nd_dx[t] = dx;
+    c->nd_dy[t] = dy;
+    c->nd_out[t] = (int8_t)out;
+    if (t > 0 && c->nd_key[t - 1] == c->nd_key[t]) {
+        int64_t m2, g2;
+        double wx, wy, ox, oy;
+        int o2;
+        vsg_arr_end(c, c->nd_idx[t - 1], &wx, &wy, &ox, &oy, &o2, &m2, &g2);
+        if (g2 != grp || !vsg_cov_same(wx, wy, vx, vy))
+            vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
+    }
+}
+
+/* Sorted node entry t: its end read against every other member at the
+ * node (the run's entries as NODE_INFO left them). Returns its work. */
+VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
+{
+    int64_t lo, hi, e = c->nd_idx[t], m = c->nd_m[t];
+    int64_t q = e / 2, z = e % 2;
+    double vx = z ? c->pc_x1[q] : c->pc_x0[q], vy = z ? c->pc_y1[q] : c->pc_y0[q];
+    double dx = c->nd_dx[t], dy = c->nd_dy[t];
+    int out = c->nd_out[t];
+    int64_t grp = m >= 0 ? c->group_of[m] : -1;
     if (!vsg_arr_node_run(c, t, &lo, &hi)) {
         vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
         return VSG_REF_MAX_DEGREE;
     }
     int in = 0, lose = 0, own = 0;
     for (int64_t u = lo; u < hi; u++) {
-        int64_t e2 = c->nd_idx[u], m2, g2;
-        double wx, wy, ox, oy;
-        int o2;
-        vsg_arr_end(c, e2, &wx, &wy, &ox, &oy, &o2, &m2, &g2);
-        if (g2 != grp || !vsg_cov_same(wx, wy, vx, vy)) {
-            vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);   /* a key collision */
-            return hi - lo;
-        }
+        int64_t m2 = c->nd_m[u];
         if (m2 == m) {
             own++;
             continue;
         }
         /* the first entry of member m2 in the run reads all of m2's ends */
         int seen = 0;
-        for (int64_t w = lo; w < u && !seen; w++) {
-            int64_t m3;
-            int d3;
-            vsg_arr_piece_group(c, c->nd_idx[w] / 2, &m3, &d3);
-            seen = m3 == m2;
-        }
+        for (int64_t w = lo; w < u && !seen; w++)
+            seen = c->nd_m[w] == m2;
         if (seen)
             continue;
         double rx[VSG_REF_MAX_DEGREE], ry[VSG_REF_MAX_DEGREE];
         int rout[VSG_REF_MAX_DEGREE], n = 0;
         for (int64_t w = u; w < hi; w++) {
-            int64_t e3 = c->nd_idx[w], m3, g3;
-            double ux, uy, sx, sy;
-            int o3;
-            vsg_arr_end(c, e3, &ux, &uy, &sx, &sy, &o3, &m3, &g3);
-            if (m3 != m2)
+            if (c->nd_m[w] != m2)
                 continue;
-            rx[n] = sx;
-            ry[n] = sy;
-            rout[n++] = o3;
+            rx[n] = c->nd_dx[w];
+            ry[n] = c->nd_dy[w];
+            rout[n++] = c->nd_out[w];
         }
         int lab = vsg_ref_sector_label(vx, vy, dx, dy, out, n, rx, ry, rout);
         if (lab <= 0) {
@@ -586,13 +601,9 @@ VSG_HD int vsg_arr_at_node(const vsg_arr_ctx *c, int64_t t, int64_t n)
     if (t < 0)
         return 0;
     vsg_arr_node_run(c, t, &lo, &hi);
-    for (int64_t u = lo; u < hi; u++) {
-        int64_t m, q = c->nd_idx[u] / 2;
-        int fwd;
-        vsg_arr_piece_group(c, q, &m, &fwd);
-        if (m == n)
+    for (int64_t u = lo; u < hi; u++)
+        if (c->nd_m[u] == n)
             return 1;
-    }
     return 0;
 }
 
@@ -764,6 +775,9 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
             c->nd_key[c->nd_off[i]] = c->nd_all[i];
             c->nd_idx[c->nd_off[i]] = i;
         }
+        return 1;
+    case VSG_ARR_NODE_INFO:
+        vsg_arr_node_info(c, i);
         return 1;
     case VSG_ARR_NODE_LABEL:
         return vsg_arr_node_label(c, i);
