@@ -13,7 +13,8 @@
 # WLS: GPU mode twice each way, the CPU engine once each way, answers
 # compared with the base CPU engine's; the copy floor twice; the step
 # profiles (STEPS; ":noscreen" with VSGPU_VALID_SCREEN=NO), base and new,
-# their JSON kept; pytest on CUDA. Logs, traces under $OUT.
+# their JSON kept; pytest on CUDA (TESTS=0: neither test set, for a
+# second run in one call). Logs, traces under $OUT.
 cd "$(dirname "$0")/.."
 here=$PWD
 mkdir -p /opt/gdal-rt /opt/py-rt /tmp/base/gdalplugins
@@ -29,10 +30,12 @@ base=/tmp/base/gdalplugins
 runs=${RUNS:-2}
 WLS=${WLS:-"by_state13 nybb_union overlap intersection"}
 w=/tmp/ab; rm -rf $w; mkdir -p $w/tr
+if [ "${TESTS:-1}" = 1 ]; then
 for tp in test_stage_candidates test_stage_coverage test_stage_valid_screen test_stage_overlap test_stage_refine test_gpu_stages; do
   echo "== $tp"; (cd autotest && $here/.device/build/autotest/$tp 2>&1 | grep -v "^ok " | tail -6)
 done > "$OUT/ctests.log" 2>&1
 cat "$OUT/ctests.log"
+fi
 gen() { [ -d $w/$1 ] || python3 bench/workloads/generate.py --scale tiled --out $w/$1 --tiled-vertices 10000000 --only $2 >> $w/gen.log 2>&1; }
 gen wl tiled_counties_x_states
 case " $WLS " in *" overlap "*) gen wlo tiled_overlap;; esac
@@ -146,9 +149,11 @@ for f in $(ls $w/tr/steps-*.json 2>/dev/null); do
   grep -E "candidates probe|refine_nodes|refine_labels" $w/$b.txt | head -6
 done >> "$OUT/ab-$TAG.log" 2>&1
 ls $w/steps-*.txt > /dev/null 2>&1 && tar czf "$OUT/steps-$TAG.tar.gz" -C $w $(cd $w && ls steps-*.txt steps-*.log) tr
+if [ "${TESTS:-1}" = 1 ]; then
 ( . /opt/py-rt/env.sh; cd autotest && VSGPU_TEST_GPU_BACKEND=CUDA VSGPU_BUILD_DIR=$here/.device/build GDAL_DRIVER_PATH=$new \
     timeout 300 python3 -m pytest -q -p no:cacheprovider pyscripts/test_vsgpu_valid_screen.py \
     pyscripts/test_vsgpu_gpu_pipeline.py pyscripts/test_vsgpu_coverage_union.py pyscripts/test_vsgpu_dissolve.py \
     pyscripts/test_vsgpu_read_ahead.py -rs 2>&1 | tail -8 ) > "$OUT/pytest.log" 2>&1
+fi
 date -u +%FT%TZ >> "$OUT/machine-ab.txt"
 cat "$OUT/pytest.log"; grep -A1 "^== steps" "$OUT/ab-$TAG.log"
