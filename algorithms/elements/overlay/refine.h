@@ -168,6 +168,46 @@ VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0
     return k1 - *k0 - 1 > 0 ? k1 - *k0 - 1 : 0;
 }
 
+/* ---- rows: the segments of one chunk that come near another -------------- */
+
+/* Chunk pair (ca of A, cb of B), taken (else no rows): the segments of ca
+ * whose box meets cb's box, as bits of *rows (a segment off the other
+ * chunk's box meets none of its segments); both chunks' first segments
+ * and cb's segment count. Returns the work, ca's segments + 1. */
+VSG_HD int64_t vsg_ref_chunk_rows(const vsg_ref_side *A, int64_t ca, const vsg_ref_side *B,
+                                  int64_t cb, int take, int64_t *ka, int64_t *kb, int32_t *nb,
+                                  uint32_t *rows)
+{
+    int64_t ra, rb, na = 0, n = 0;
+    *ka = *kb = 0;
+    *rows = 0;
+    if (take) {
+        na = vsg_ref_chunk_segs(A, ca, ka, &ra);
+        n = vsg_ref_chunk_segs(B, cb, kb, &rb);
+    }
+    const double *bb = B->chunk_box + 4 * cb;
+    for (int64_t s = 0; n > 0 && s < na; s++) {
+        int64_t k = *ka + s;
+        double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
+        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
+              fmin(p0y, p1y) > bb[3]))
+            *rows |= (uint32_t)1 << s;
+    }
+    *nb = (int32_t)n;
+    return na + 1;
+}
+
+/* Chunk pair i's rows (the bits of rows) written from t: the pair and
+ * the segment of each. */
+VSG_HD void vsg_ref_rows_fill(uint32_t rows, int64_t i, int64_t t, int64_t *rw_cp, uint8_t *rw_s)
+{
+    for (int s = 0; rows; s++, rows >>= 1)
+        if (rows & 1u) {
+            rw_cp[t] = i;
+            rw_s[t++] = (uint8_t)s;
+        }
+}
+
 /* ---- events: nodes of the segment pairs of one chunk pair ------------------ */
 
 /* Whether (ax, ay) comes after (bx, by), x then y. */

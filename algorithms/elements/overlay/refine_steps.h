@@ -241,40 +241,17 @@ VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int64_t ga = A->chunk_geom[c->ja[i]], gb = B->chunk_geom[c->jb[i]];
     int64_t p = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
-    int64_t ka = 0, kb = 0, ra, rb, na = 0, nb = 0;
-    uint32_t rows = 0;
-    if (p >= 0) {
-        na = vsg_ref_chunk_segs(A, c->ja[i], &ka, &ra);
-        nb = vsg_ref_chunk_segs(B, c->jb[i], &kb, &rb);
-    }
-    const double *bb = B->chunk_box + 4 * c->jb[i];
-    for (int64_t s = 0; nb > 0 && s < na; s++) {
-        int64_t k = ka + s;
-        double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
-        /* a segment off the other chunk's box meets none of its segments */
-        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
-              fmin(p0y, p1y) > bb[3]))
-            rows |= (uint32_t)1 << s;
-    }
+    int64_t w = vsg_ref_chunk_rows(A, c->ja[i], B, c->jb[i], p >= 0, c->cp_ka + i, c->cp_kb + i,
+                                   c->cp_nb + i, c->cp_rows + i);
     c->cp_pair[i] = p;
-    c->cp_ka[i] = ka;
-    c->cp_kb[i] = kb;
-    c->cp_nb[i] = (int32_t)nb;
-    c->cp_rows[i] = rows;
-    c->rw_cnt[i] = vsg_popcount_u32(rows);
-    return na + 1;
+    c->rw_cnt[i] = vsg_popcount_u32(c->cp_rows[i]);
+    return w;
 }
 
 /* The rows of chunk pair i from rw_off[i]. */
 VSG_HD void vsg_ref_row_fill(const vsg_ref_ctx *c, int64_t i)
 {
-    uint32_t rows = c->cp_rows[i];
-    int64_t t = c->rw_off[i];
-    for (int s = 0; rows; s++, rows >>= 1)
-        if (rows & 1u) {
-            c->rw_cp[t] = i;
-            c->rw_s[t++] = (uint8_t)s;
-        }
+    vsg_ref_rows_fill(c->cp_rows[i], i, c->rw_off[i], c->rw_cp, c->rw_s);
 }
 
 /* Chunk pair i's first instances of both chunks, where its rows have

@@ -188,37 +188,11 @@ VSG_HD int64_t vsg_arr_cp_rows(const vsg_arr_ctx *c, int64_t i)
     const vsg_ref_side *sd = &c->sd;
     int64_t ca = c->ja[i], cb = c->jb[i];
     int64_t ga = sd->chunk_geom[ca], gb = sd->chunk_geom[cb];
-    int64_t ka = 0, kb = 0, ra, rb, na = 0, nb = 0;
-    uint32_t rows = 0;
-    if (ga >= 0 && gb >= 0 && ga != gb && c->chunk_group[ca] == c->chunk_group[cb]) {
-        na = vsg_ref_chunk_segs(sd, ca, &ka, &ra);
-        nb = vsg_ref_chunk_segs(sd, cb, &kb, &rb);
-    }
-    const double *bb = sd->chunk_box + 4 * cb;
-    for (int64_t s = 0; nb > 0 && s < na; s++) {
-        int64_t k = ka + s;
-        double p0x = sd->v.x[k], p0y = sd->v.y[k], p1x = sd->v.x[k + 1], p1y = sd->v.y[k + 1];
-        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
-              fmin(p0y, p1y) > bb[3]))
-            rows |= (uint32_t)1 << s;
-    }
-    c->cp_ka[i] = ka;
-    c->cp_kb[i] = kb;
-    c->cp_nb[i] = (int32_t)nb;
-    c->cp_rows[i] = rows;
-    c->rw_cnt[i] = vsg_popcount_u32(rows);
-    return na + 1;
-}
-
-VSG_HD void vsg_arr_row_fill(const vsg_arr_ctx *c, int64_t i)
-{
-    uint32_t rows = c->cp_rows[i];
-    int64_t t = c->rw_off[i];
-    for (int s = 0; rows; s++, rows >>= 1)
-        if (rows & 1u) {
-            c->rw_cp[t] = i;
-            c->rw_s[t++] = (uint8_t)s;
-        }
+    int take = ga >= 0 && gb >= 0 && ga != gb && c->chunk_group[ca] == c->chunk_group[cb];
+    int64_t w = vsg_ref_chunk_rows(sd, ca, sd, cb, take, c->cp_ka + i, c->cp_kb + i, c->cp_nb + i,
+                                   c->cp_rows + i);
+    c->rw_cnt[i] = vsg_popcount_u32(c->cp_rows[i]);
+    return w;
 }
 
 /* The vertex that stands for coordinate k: a ring's closing coordinate
@@ -743,7 +717,7 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
     case VSG_ARR_CP_ROWS:
         return vsg_arr_cp_rows(c, i);
     case VSG_ARR_ROW_FILL:
-        vsg_arr_row_fill(c, i);
+        vsg_ref_rows_fill(c->cp_rows[i], i, c->rw_off[i], c->rw_cp, c->rw_s);
         return VSG_CHUNK_SEGS;
     case VSG_ARR_CP_COUNT:
         return vsg_arr_row_events(c, i, 0);
