@@ -639,6 +639,14 @@ class OGRVSGPUResultLayer CPL_NON_FINAL
     virtual void Quiesce()
     {
     }
+    /* The building of n Arrow rows from t0 (vsg_now_s): the stage
+     * build_features. A stream whose engine runs on another thread must
+     * not touch its profile meanwhile: it keeps the time and adds it when
+     * that thread is idle. */
+    virtual void NoteArrowBuild(double t0, int64_t n)
+    {
+        AddStage("build_features", t0, n, n);
+    }
 
 
     /* Engine and Start() on the first read; false on failure (m_failed). */
@@ -872,6 +880,8 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     size_t ArrowRowsReady() override;
     bool TakeArrowRows(size_t n, const std::vector<int> &fields,
                        ArrowRows *rows) override;
+    /* into m_build_s/m_build_rows, flushed by FlushBuildStage */
+    void NoteArrowBuild(double t0, int64_t n) override;
 
   public:
     explicit OGRVSGPUOverlayLayer(std::unique_ptr<vsgpu::Plan> plan);

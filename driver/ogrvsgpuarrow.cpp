@@ -806,8 +806,7 @@ int OGRVSGPUResultLayer::GetNextArrowArray(ArrowArrayStream *stream,
         }
         m_next_fid += static_cast<GIntBig>(n);
         m_counts.output_features += static_cast<GIntBig>(n);
-        AddStage("build_features", t0, static_cast<int64_t>(n),
-                 static_cast<int64_t>(n));
+        NoteArrowBuild(t0, static_cast<int64_t>(n));
         return 0;
     }
     catch (const std::bad_alloc &)

@@ -507,6 +507,14 @@ OGRFeature *OGRVSGPUOverlayLayer::NextResult()
     return nullptr;
 }
 
+/* The helper may be computing: the Arrow rows' time is added with the
+ * features' when it is idle (FlushBuildStage). */
+void OGRVSGPUOverlayLayer::NoteArrowBuild(double t0, int64_t n)
+{
+    m_build_s += vsg_now_s() - t0;
+    m_build_rows += n;
+}
+
 /* The time spent building the previous batch's features, as one record. */
 void OGRVSGPUOverlayLayer::FlushBuildStage()
 {

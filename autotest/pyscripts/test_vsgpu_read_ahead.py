@@ -281,3 +281,39 @@ def test_gpu_batches_grow_from_an_eighth(many_squares_gpkg):
     assert runs[True][0] == [16384, 32768, 60000 - 16384 - 32768], runs[True][0]
     assert runs[True][1] == runs[False][1]
     assert len(runs[True][1]) == 60000
+
+
+@pytest.mark.skipif(int(gdal.VersionInfo("VERSION_NUM")) < 3080000,
+                    reason="ogr2ogr writes through Arrow batches from GDAL 3.8")
+def test_arrow_writer_beside_the_helper(nc_gpkg, tmp_path, plugin_dir):
+    """ogr2ogr of GDAL 3.8 and later takes an overlay's rows as Arrow
+    batches, on its own thread, while the helper computes the next batch
+    and records it in the engine's profile. The rows' building time must
+    wait for the helper to be idle (the trace's build_features then has no
+    span): it was once recorded at once, two threads grew the trace's
+    arrays together, and 4 of 160 such runs aborted with a corrupted heap
+    (GDAL 3.10, 2026-11-28). Runs two at a time, so that they contend."""
+    import concurrent.futures
+    import json
+    sql = STATEMENTS["intersection"]
+    cfg = dict(ENGINES["gpu"], VSGPU_BATCH_SIZE="10", VSGPU_READ_AHEAD="YES",
+               VSGPU_GPU_MIN_ROWS="0")
+
+    def one(i):
+        out, trace = tmp_path / ("o%d.geojson" % i), tmp_path / ("t%d.json" % i)
+        p = vu.run_cli(["ogr2ogr", "-f", "GeoJSON", out, "VSGPU:" + nc_gpkg, "-dialect",
+                        "VSGPU", "-sql", sql], plugin_dir,
+                       config=dict(cfg, VSGPU_PROFILE=str(trace)))
+        return p, out, trace
+
+    counts = set()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for p, out, trace in pool.map(one, range(24)):
+            assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+            n = len(json.loads(out.read_text())["features"])
+            counts.add(n)
+            t = json.loads(trace.read_text())
+            built = [s for s in t["stages"] if s["stage"] == "build_features"]
+            assert built and built[0]["rows_out"] == n, built
+            assert not [s for s in t["spans"] if s["stage"] == "build_features"]
+    assert len(counts) == 1 and counts.pop() > 0
