@@ -170,6 +170,23 @@ VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0
 
 /* ---- rows: the segments of one chunk that come near another -------------- */
 
+/* A join's chunk pairs (n_join), their rows (one segment of the first
+ * chunk against the second chunk) and the events each row finds, counted
+ * then written: the refine's and the overlap union's arrangement's alike
+ * (stages/overlay/refine_run.h allocates them). */
+typedef struct {
+    int64_t *cp_ka, *cp_kb;          /* n_join: both chunks' first segments */
+    int32_t *cp_nb;                  /* n_join: the second chunk's segments */
+    uint32_t *cp_rows;               /* n_join: its rows, as bits           */
+    int64_t *rw_cnt, *rw_off;        /* n_join, n_join + 1                  */
+    int64_t n_rows;
+    int64_t *rw_cp;                  /* n_rows: the chunk pair              */
+    uint8_t *rw_s;                   /* n_rows: the segment in the chunk    */
+    uint32_t *rw_hits;               /* n_rows: the second chunk's segments
+                                      * with nodes                          */
+    int64_t *ev_cnt, *ev_off;        /* n_rows, n_rows + 1: its events      */
+} vsg_ref_rows;
+
 /* Chunk pair (ca of A, cb of B), taken (else no rows): the segments of ca
  * whose box meets cb's box, as bits of *rows (a segment off the other
  * chunk's box meets none of its segments); both chunks' first segments
@@ -206,6 +223,17 @@ VSG_HD void vsg_ref_rows_fill(uint32_t rows, int64_t i, int64_t t, int64_t *rw_c
             rw_cp[t] = i;
             rw_s[t++] = (uint8_t)s;
         }
+}
+
+/* Piece end i, when it is at a node (flag[i]), into the packed keys at
+ * off[i]: its node key and itself. */
+VSG_HD void vsg_ref_node_pack(const uint64_t *all, const int64_t *flag, const int64_t *off,
+                              uint64_t *key, int64_t *idx, int64_t i)
+{
+    if (flag[i]) {
+        key[off[i]] = all[i];
+        idx[off[i]] = i;
+    }
 }
 
 /* ---- events: nodes of the segment pairs of one chunk pair ------------------ */

@@ -42,19 +42,11 @@ typedef struct {
     uint64_t *in_key;                /* sorted by construction               */
     uint32_t *in_flags;
     int64_t *in_cnt, *in_pc;         /* pieces: count, offsets (n_inst + 1)  */
-    /* chunk pairs (n_join): their pair, first segments, side 1's segment
-     * count, the rows (side 0's segments) near side 1's chunk, the rows'
-     * offsets, the first instances of both chunks */
-    int64_t *cp_pair, *cp_ka, *cp_kb, *rw_cnt, *rw_off, *cp_ia0, *cp_ib0;
-    int32_t *cp_nb;
-    uint32_t *cp_rows;
-    /* rows: one segment of side 0's chunk against side 1's chunk */
-    int64_t n_rows;
-    int64_t *rw_cp;
-    uint8_t *rw_s;
-    uint32_t *rw_hits;               /* the segments of side 1 with nodes */
+    /* chunk pairs (n_join): their pair, the first instances of both
+     * chunks; their rows (side 0's segments near side 1's chunk) */
+    int64_t *cp_pair, *cp_ia0, *cp_ib0;
+    vsg_ref_rows rw;
     /* events */
-    int64_t *ev_cnt, *ev_off;        /* per row                              */
     int64_t n_ev;
     int64_t *ev_inst, *ev_idx;
     double *ev_x, *ev_y;
@@ -241,17 +233,17 @@ VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int64_t ga = A->chunk_geom[c->ja[i]], gb = B->chunk_geom[c->jb[i]];
     int64_t p = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
-    int64_t w = vsg_ref_chunk_rows(A, c->ja[i], B, c->jb[i], p >= 0, c->cp_ka + i, c->cp_kb + i,
-                                   c->cp_nb + i, c->cp_rows + i);
+    int64_t w = vsg_ref_chunk_rows(A, c->ja[i], B, c->jb[i], p >= 0, c->rw.cp_ka + i, c->rw.cp_kb + i,
+                                   c->rw.cp_nb + i, c->rw.cp_rows + i);
     c->cp_pair[i] = p;
-    c->rw_cnt[i] = vsg_popcount_u32(c->cp_rows[i]);
+    c->rw.rw_cnt[i] = vsg_popcount_u32(c->rw.cp_rows[i]);
     return w;
 }
 
 /* The rows of chunk pair i from rw_off[i]. */
 VSG_HD void vsg_ref_row_fill(const vsg_ref_ctx *c, int64_t i)
 {
-    vsg_ref_rows_fill(c->cp_rows[i], i, c->rw_off[i], c->rw_cp, c->rw_s);
+    vsg_ref_rows_fill(c->rw.cp_rows[i], i, c->rw.rw_off[i], c->rw.rw_cp, c->rw.rw_s);
 }
 
 /* Chunk pair i's first instances of both chunks, where its rows have
@@ -260,10 +252,10 @@ VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
 {
     int64_t p = c->cp_pair[i];
     c->cp_ia0[i] = c->cp_ib0[i] = -1;
-    if (p < 0 || c->ev_off[c->rw_off[i + 1]] == c->ev_off[c->rw_off[i]])
+    if (p < 0 || c->rw.ev_off[c->rw.rw_off[i + 1]] == c->rw.ev_off[c->rw.rw_off[i]])
         return;
-    c->cp_ia0[i] = vsg_ref_find_inst(c, p, 0, c->cp_ka[i]);
-    c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->cp_kb[i]);
+    c->cp_ia0[i] = vsg_ref_find_inst(c, p, 0, c->rw.cp_ka[i]);
+    c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->rw.cp_kb[i]);
 }
 
 /* The nodes of row t (segment s of side 0's chunk against side 1's
@@ -273,15 +265,15 @@ VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
  * most of them, are made once. Returns the segment pairs looked at. */
 VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
 {
-    int64_t i = c->rw_cp[t], p = c->cp_pair[i];
-    if (fill && c->ev_off[t + 1] == c->ev_off[t])
+    int64_t i = c->rw.rw_cp[t], p = c->cp_pair[i];
+    if (fill && c->rw.ev_off[t + 1] == c->rw.ev_off[t])
         return 0;
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
-    int s = c->rw_s[t];
-    int64_t k = c->cp_ka[i] + s, kb = c->cp_kb[i], nb = c->cp_nb[i];
-    uint32_t row = fill ? c->rw_hits[t] : 0xffffffffu, hits = 0;
+    int s = c->rw.rw_s[t];
+    int64_t k = c->rw.cp_ka[i] + s, kb = c->rw.cp_kb[i], nb = c->rw.cp_nb[i];
+    uint32_t row = fill ? c->rw.rw_hits[t] : 0xffffffffu, hits = 0;
     double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
-    int64_t n = 0, o = fill ? c->ev_off[t] : 0, looked = 0, ia = -1;
+    int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0, ia = -1;
     int64_t ib0 = fill ? c->cp_ib0[i] : -1;
     if (fill) {
         int64_t ia0 = c->cp_ia0[i];
@@ -322,8 +314,8 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
     if (fill && n > 0)
         c->touch[p] = 1;   /* every writer stores the same value */
     if (!fill) {
-        c->rw_hits[t] = hits;
-        c->ev_cnt[t] = n;
+        c->rw.rw_hits[t] = hits;
+        c->rw.ev_cnt[t] = n;
     }
     return looked;
 }
@@ -835,10 +827,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         vsg_ref_node_key(c, i);
         return 1;
     case VSG_REF_NODE_PACK:
-        if (c->nd_flag[i]) {
-            c->nd_key[c->nd_off[i]] = c->nd_all[i];
-            c->nd_idx[c->nd_off[i]] = i;
-        }
+        vsg_ref_node_pack(c->nd_all, c->nd_flag, c->nd_off, c->nd_key, c->nd_idx, i);
         return 1;
     case VSG_REF_NODE_LABEL:
         return vsg_ref_node_label(c, i);

@@ -73,14 +73,7 @@ typedef struct {
     /* chunk pairs (a < b, one group) and their rows, as the refine's */
     const int64_t *ja, *jb;
     int64_t n_join;
-    int64_t *cp_ka, *cp_kb, *rw_cnt, *rw_off;
-    int32_t *cp_nb;
-    uint32_t *cp_rows;
-    int64_t n_rows;
-    int64_t *rw_cp;
-    uint8_t *rw_s;
-    uint32_t *rw_hits;
-    int64_t *ev_cnt, *ev_off;      /* per row                              */
+    vsg_ref_rows rw;
     /* events: a cut inside segment ev_k (the coordinate it starts at) */
     int64_t n_ev;
     int64_t *ev_k, *ev_idx;
@@ -189,9 +182,9 @@ VSG_HD int64_t vsg_arr_cp_rows(const vsg_arr_ctx *c, int64_t i)
     int64_t ca = c->ja[i], cb = c->jb[i];
     int64_t ga = sd->chunk_geom[ca], gb = sd->chunk_geom[cb];
     int take = ga >= 0 && gb >= 0 && ga != gb && c->chunk_group[ca] == c->chunk_group[cb];
-    int64_t w = vsg_ref_chunk_rows(sd, ca, sd, cb, take, c->cp_ka + i, c->cp_kb + i, c->cp_nb + i,
-                                   c->cp_rows + i);
-    c->rw_cnt[i] = vsg_popcount_u32(c->cp_rows[i]);
+    int64_t w = vsg_ref_chunk_rows(sd, ca, sd, cb, take, c->rw.cp_ka + i, c->rw.cp_kb + i, c->rw.cp_nb + i,
+                                   c->rw.cp_rows + i);
+    c->rw.rw_cnt[i] = vsg_popcount_u32(c->rw.cp_rows[i]);
     return w;
 }
 
@@ -232,14 +225,14 @@ VSG_HD int vsg_arr_node_on(const vsg_arr_ctx *c, int64_t k, double x, double y, 
  * nodes as bits of rw_hits[t]), then the cuts written from ev_off[t]. */
 VSG_HD int64_t vsg_arr_row_events(const vsg_arr_ctx *c, int64_t t, int fill)
 {
-    if (fill && c->ev_off[t + 1] == c->ev_off[t])
+    if (fill && c->rw.ev_off[t + 1] == c->rw.ev_off[t])
         return 0;
     const vsg_ref_side *sd = &c->sd;
-    int64_t i = c->rw_cp[t];
-    int64_t k = c->cp_ka[i] + c->rw_s[t], kb = c->cp_kb[i], nb = c->cp_nb[i];
-    uint32_t row = fill ? c->rw_hits[t] : 0xffffffffu, hits = 0;
+    int64_t i = c->rw.rw_cp[t];
+    int64_t k = c->rw.cp_ka[i] + c->rw.rw_s[t], kb = c->rw.cp_kb[i], nb = c->rw.cp_nb[i];
+    uint32_t row = fill ? c->rw.rw_hits[t] : 0xffffffffu, hits = 0;
     double p0x = sd->v.x[k], p0y = sd->v.y[k], p1x = sd->v.x[k + 1], p1y = sd->v.y[k + 1];
-    int64_t n = 0, o = fill ? c->ev_off[t] : 0, looked = 0;
+    int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0;
     for (int64_t u = 0; u < nb; u++) {
         if (!(row >> u & 1u))
             continue;
@@ -274,24 +267,15 @@ VSG_HD int64_t vsg_arr_row_events(const vsg_arr_ctx *c, int64_t t, int fill)
         }
     }
     if (!fill) {
-        c->ev_cnt[t] = n;
-        c->rw_hits[t] = hits;
+        c->rw.ev_cnt[t] = n;
+        c->rw.rw_hits[t] = hits;
     }
     return looked;
 }
 
 /* ---- pieces ------------------------------------------------------------------ */
 
-/* Event i's position along its segment (the first sort's key). */
-VSG_HD void vsg_arr_ev_pos(const vsg_arr_ctx *c, int64_t i)
-{
-    const vsg_col_view *v = &c->sd.v;
-    int64_t k = c->ev_k[i];
-    c->ev_idx[i] = i;
-    c->ev_key[i] = vsg_ref_pos_key(v->x[k], v->y[k], v->x[k + 1], v->y[k + 1], c->ev_x[i],
-                                   c->ev_y[i]);
-}
-
+/* Event e's position along its segment (the first sort's key). */
 VSG_HD uint64_t vsg_arr_pos(const vsg_arr_ctx *c, int64_t e)
 {
     const vsg_col_view *v = &c->sd.v;
@@ -717,14 +701,15 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
     case VSG_ARR_CP_ROWS:
         return vsg_arr_cp_rows(c, i);
     case VSG_ARR_ROW_FILL:
-        vsg_ref_rows_fill(c->cp_rows[i], i, c->rw_off[i], c->rw_cp, c->rw_s);
+        vsg_ref_rows_fill(c->rw.cp_rows[i], i, c->rw.rw_off[i], c->rw.rw_cp, c->rw.rw_s);
         return VSG_CHUNK_SEGS;
     case VSG_ARR_CP_COUNT:
         return vsg_arr_row_events(c, i, 0);
     case VSG_ARR_CP_FILL:
         return vsg_arr_row_events(c, i, 1);
     case VSG_ARR_EV_POS:
-        vsg_arr_ev_pos(c, i);
+        c->ev_idx[i] = i;
+        c->ev_key[i] = vsg_arr_pos(c, i);
         return 1;
     case VSG_ARR_EV_SEG:
         c->ev_key[i] = (uint64_t)c->ev_k[c->ev_idx[i]];
@@ -745,10 +730,7 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
         vsg_arr_node_key(c, i);
         return 1;
     case VSG_ARR_NODE_PACK:
-        if (c->nd_flag[i]) {
-            c->nd_key[c->nd_off[i]] = c->nd_all[i];
-            c->nd_idx[c->nd_off[i]] = i;
-        }
+        vsg_ref_node_pack(c->nd_all, c->nd_flag, c->nd_off, c->nd_key, c->nd_idx, i);
         return 1;
     case VSG_ARR_NODE_INFO:
         vsg_arr_node_info(c, i);

@@ -48,6 +48,33 @@ static vsg_status step(vsg_exec *x, const vsg_ref_ctx *c, int s, int64_t n)
 #define I64 sizeof(int64_t)
 #define F64 sizeof(double)
 
+vsg_status vsg_ref_rows_alloc_pairs(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r, int64_t n)
+{
+    vsg_status st;
+    TRY(get(x, s, (size_t)n * I64, &r->cp_ka));
+    TRY(get(x, s, (size_t)n * I64, &r->cp_kb));
+    TRY(get(x, s, (size_t)n * sizeof(int32_t), &r->cp_nb));
+    TRY(get(x, s, (size_t)n * sizeof(uint32_t), &r->cp_rows));
+    TRY(get(x, s, (size_t)n * I64, &r->rw_cnt));
+    TRY(get(x, s, (size_t)(n + 1) * I64, &r->rw_off));
+done:
+    return st;
+}
+
+vsg_status vsg_ref_rows_alloc_rows(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r, int64_t n_join)
+{
+    vsg_status st;
+    TRY(vsg_scan_total(x, r->rw_cnt, r->rw_off, n_join, &r->n_rows));
+    int64_t nr = r->n_rows;
+    TRY(get(x, s, (size_t)nr * I64, &r->rw_cp));
+    TRY(get(x, s, (size_t)nr, &r->rw_s));
+    TRY(get(x, s, (size_t)nr * sizeof(uint32_t), &r->rw_hits));
+    TRY(get(x, s, (size_t)nr * I64, &r->ev_cnt));
+    TRY(get(x, s, (size_t)(nr + 1) * I64, &r->ev_off));
+done:
+    return st;
+}
+
 static vsg_status side_prep(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int k)
 {
     vsg_status st;
@@ -194,24 +221,14 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_memset(x, c->touch, 0, (size_t)c->n_pairs));
     /* the chunk pairs' rows (elements/overlay/refine_steps.h says why) */
     TRY(get(x, s, (size_t)cp.n * I64, &c->cp_pair));
-    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ka));
-    TRY(get(x, s, (size_t)cp.n * I64, &c->cp_kb));
-    TRY(get(x, s, (size_t)cp.n * sizeof(int32_t), &c->cp_nb));
-    TRY(get(x, s, (size_t)cp.n * sizeof(uint32_t), &c->cp_rows));
-    TRY(get(x, s, (size_t)cp.n * I64, &c->rw_cnt));
-    TRY(get(x, s, (size_t)(cp.n + 1) * I64, &c->rw_off));
+    TRY(vsg_ref_rows_alloc_pairs(x, s, &c->rw, cp.n));
     TRY(step(x, c, VSG_REF_CP_ROWS, cp.n));
-    TRY(vsg_scan_total(x, c->rw_cnt, c->rw_off, cp.n, &c->n_rows));
-    int64_t nr = c->n_rows;
-    TRY(get(x, s, (size_t)nr * I64, &c->rw_cp));
-    TRY(get(x, s, (size_t)nr, &c->rw_s));
-    TRY(get(x, s, (size_t)nr * sizeof(uint32_t), &c->rw_hits));
-    TRY(get(x, s, (size_t)nr * I64, &c->ev_cnt));
-    TRY(get(x, s, (size_t)(nr + 1) * I64, &c->ev_off));
+    TRY(vsg_ref_rows_alloc_rows(x, s, &c->rw, cp.n));
+    int64_t nr = c->rw.n_rows;
     TRY(step(x, c, VSG_REF_ROW_FILL, cp.n));
     /* the rows' nodes: counted, then written */
     TRY(step(x, c, VSG_REF_CP_COUNT, nr));
-    TRY(vsg_scan_total(x, c->ev_cnt, c->ev_off, nr, &c->n_ev));
+    TRY(vsg_scan_total(x, c->rw.ev_cnt, c->rw.ev_off, nr, &c->n_ev));
     int64_t ne = c->n_ev;
     TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ia0));
     TRY(get(x, s, (size_t)cp.n * I64, &c->cp_ib0));

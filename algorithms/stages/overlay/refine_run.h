@@ -26,6 +26,12 @@ vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_
                          const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
                          uint32_t *why, int same_sides);
 
+/* A join's chunk pairs' arrays for n of them (filled by the caller's
+ * rows step: vsg_ref_chunk_rows), then, from their row counts, the rows'
+ * (n_rows read). */
+vsg_status vsg_ref_rows_alloc_pairs(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r, int64_t n);
+vsg_status vsg_ref_rows_alloc_rows(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r, int64_t n_join);
+
 /* Instances, nodes, pieces and their labels (c->val[piece], VSG_REF_*),
  * checked at both ends. */
 vsg_status vsg_ref_pieces(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s);
