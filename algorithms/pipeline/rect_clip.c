@@ -14,12 +14,14 @@
 
 #include "core/fault.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/engine_internal.h"
 #include "core/result.h"
+#include "pipeline/screen.h"
 #include "pipeline/state.h"
 #include "elements/filter/bounds.h"
 #include "stages/stages.h"
@@ -30,6 +32,7 @@ typedef struct {
     uint8_t *row_cpu_dev;
     uint8_t *row_cpu;        /* host: the kernel's verdict, then OR invalid */
     uint8_t *invalid;        /* host: not valid as given (validate stage)   */
+    uint32_t *why_dev, *why; /* the screen's verdicts (0: valid); NULL: none */
 } rect_run;
 
 /* ---- validate: the CPU engine's validity test, on the rows that can meet
@@ -39,7 +42,9 @@ typedef struct {
     const vsg_wkb_array *input;
     vsg_col_view view;      /* the batch as columnar, on the host */
     const double *rect;
+    const uint32_t *why;    /* the screen's verdicts, or NULL */
     uint8_t *invalid;
+    atomic_llong checked;   /* rows GEOS checked */
 } validate_ctx;
 
 static void validate_task(void *vc, size_t g, int wid)
@@ -56,6 +61,9 @@ static void validate_task(void *vc, size_t g, int wid)
     vsg_box_of_coords(v->view.x, v->view.y, k0, k1, 1, box);
     if (!vsg_box_meets(box, v->rect))
         return;   /* outside: no result either way */
+    if (v->why && v->why[g] == 0)
+        return;   /* proven valid by the screen */
+    atomic_fetch_add(&v->checked, 1);
     vsg_worker *w = &v->e->workers[wid];
     GEOSGeometry *geom = GEOSWKBReader_read_r(w->ctx, w->reader, v->input->wkb[g],
                                               v->input->size[g]);
@@ -73,12 +81,41 @@ static void run_free(vsg_exec *x, rect_run *r)
     vsg_columnar_free(&r->clip);
     vsg_exec_free(x, r->boxes);
     vsg_exec_free(x, r->row_cpu_dev);
+    vsg_exec_free(x, r->why_dev);
     free(r->row_cpu);
     free(r->invalid);
+    free(r->why);
+}
+
+/* GEOS's validity test on the rows that need it, on every core. */
+static void validate(vsg_engine *e, validate_ctx *vc, int64_t n)
+{
+    double t0 = vsg_now_s();
+    atomic_store(&vc->checked, 0);
+    vsg_pool_run(e->pool, (size_t)n, validate_task, vc);
+    vsg_profile_add(e->profile, "validate", "CPU", vsg_now_s() - t0, n,
+                    (int64_t)atomic_load(&vc->checked), 0, 0, 0);
+}
+
+/* The validity screen beside the clip, on the same stream: its verdicts
+ * come down with the clip's. Its failures are the pipeline's, as the
+ * clip's are (the batch re-runs on the CPU engine in AUTO). */
+static vsg_status screen(vsg_exec *x, const vsg_col_view *in, rect_run *r)
+{
+    size_t n = (size_t)in->n_geoms;
+    vsg_status st = vsg_exec_alloc(x, (n ? n : 1) * sizeof(uint32_t), (void **)&r->why_dev);
+    if (st == VSG_OK)
+        st = vsg_stage_valid_screen(x, in, r->why_dev);
+    if (st == VSG_OK) {
+        r->why = vsg_malloc((n ? n : 1) * sizeof(uint32_t));
+        if (!r->why)
+            st = VSG_ERR_NOMEM;
+    }
+    return st;
 }
 
 static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
-                                 validate_ctx *vc, vsg_engine *e)
+                                 validate_ctx *vc, vsg_engine *e, int screened)
 {
     int64_t n = r->host.n_geoms;
     vsg_exec_stage_begin(x, "h2d");
@@ -93,12 +130,13 @@ static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
         st = vsg_stage_bounds(x, &in, r->boxes);
     if (st == VSG_OK)
         st = vsg_stage_rect_clip(x, &in, r->boxes, rect, &r->clip_dev, r->row_cpu_dev);
+    if (st == VSG_OK && screened)
+        st = screen(x, &in, r);
     if (st != VSG_OK)
         return st;
-    /* The device has the fill pass queued; check validity meanwhile. */
-    double t0 = vsg_now_s();
-    vsg_pool_run(e->pool, (size_t)n, validate_task, vc);
-    vsg_profile_add(e->profile, "validate", "CPU", vsg_now_s() - t0, n, 0, 0, 0, 0);
+    /* Without the screen, GEOS checks validity while the device clips. */
+    if (!r->why)
+        validate(e, vc, n);
     r->row_cpu = vsg_malloc(n ? (size_t)n : 1);
     if (!r->row_cpu)
         return VSG_ERR_NOMEM;
@@ -106,9 +144,20 @@ static vsg_status run_on_backend(vsg_exec *x, const double rect[4], rect_run *r,
     st = vsg_columnar_download(x, &r->clip_dev, &r->clip);
     if (st == VSG_OK)
         st = vsg_exec_download(x, r->row_cpu, r->row_cpu_dev, (size_t)n);
+    if (st == VSG_OK && r->why)
+        st = vsg_exec_download(x, r->why, r->why_dev, (size_t)n * sizeof(uint32_t));
     vsg_exec_stage_end(x, n, r->clip_dev.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
+    if (st == VSG_OK && r->why) {
+        int64_t passed = 0;
+        for (int64_t g = 0; g < n; g++)
+            passed += r->why[g] == 0;
+        vsg_profile_add_total(e->profile, "valid_screen", "GPU", 0.0, n, passed, 0, 0, 0);
+        /* GEOS checks only what the screen did not prove */
+        vc->why = r->why;
+        validate(e, vc, n);
+    }
     /* rows not valid as given are the CPU engine's too */
     for (int64_t g = 0; st == VSG_OK && g < n; g++)
         r->row_cpu[g] |= r->invalid[g];
@@ -181,10 +230,8 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
     *used = 0;
     vsg_status st;
     size_t n = input->count;
-    /* a batch after the pipeline broke runs on the CPU engine, counted */
-    vsg_exec *x = vsg_gpu_acquire_rows(e, (int64_t)n, &st);
-    if (!x)
-        return st;
+    if (!e->opts.gpu.enabled)
+        return VSG_OK;
     rect_run r;
     memset(&r, 0, sizeof r);
     vsg_columnar_init(&r.host);
@@ -192,22 +239,30 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
     vsg_columnar_init(&r.clip_dev);
     vsg_columnar_init(&r.clip);
 
+    /* decoded before the backend is asked for: the statement's first
+     * batch decodes while CUDA finishes starting (cuda/warmup.cu) */
     double t0 = vsg_now_s();
     vsg_columnar_report rep;
     st = vsg_columnar_from_wkb(input, &r.host, &rep);
     vsg_profile_add(e->profile, "to_columnar", "CPU", vsg_now_s() - t0, (int64_t)n,
                     r.host.n_coords, 0, 0, 0);
     if (st != VSG_OK) {
-        run_free(x, &r);
+        run_free(NULL, &r);
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the batch");
+    }
+    /* a batch after the pipeline broke runs on the CPU engine, counted */
+    vsg_exec *x = vsg_gpu_acquire_rows(e, (int64_t)n, &st);
+    if (!x) {
+        run_free(NULL, &r);
+        return st;
     }
     r.invalid = vsg_calloc(n ? n : 1, 1);
     if (!r.invalid) {
         run_free(x, &r);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     }
-    validate_ctx vc = {e, input, vsg_columnar_view(&r.host), rect, r.invalid};
-    st = run_on_backend(x, rect, &r, &vc, e);
+    validate_ctx vc = {e, input, vsg_columnar_view(&r.host), rect, NULL, r.invalid, 0};
+    st = run_on_backend(x, rect, &r, &vc, e, vsg_pipeline_screen_wanted(e, x, input));
     vsg_exec_flush_profile(x, e->profile);
     if (st != VSG_OK) {
         run_free(x, &r);

@@ -70,6 +70,18 @@ done:
     return st;
 }
 
+int vsg_pipeline_screen_wanted(const vsg_engine *e, vsg_exec *x, const vsg_wkb_array *in)
+{
+    if (e->opts.valid_screen != 1)
+        return e->opts.valid_screen == 2;
+    if (vsg_exec_kind_of(x) != VSG_EXEC_GPU)
+        return 0;
+    size_t bytes = 0;
+    for (size_t i = 0; i < in->count && bytes < SCREEN_MIN_BYTES; i++)
+        bytes += row_bytes(in, i);
+    return bytes >= SCREEN_MIN_BYTES;
+}
+
 void vsg_pipeline_screen_keep(vsg_engine *e, int on)
 {
     if (!e->opts.gpu.enabled || (!on && !e->gpu))
@@ -105,6 +117,19 @@ static vsg_status pick_rows(const vsg_engine *e, const vsg_wkb_array *in, int sp
     return VSG_OK;
 }
 
+/* Decodes the rows [a, *b) of rows (as many from a as SCREEN_BATCH_BYTES
+ * holds, at least one) into host. */
+static vsg_status decode_next(const vsg_wkb_array *rows, size_t a, size_t *b, vsg_columnar *host)
+{
+    size_t k = a, bytes = 0;
+    while (k < rows->count && (k == a || bytes + row_bytes(rows, k) <= SCREEN_BATCH_BYTES))
+        bytes += row_bytes(rows, k++);
+    *b = k;
+    vsg_wkb_array sub = {k - a, rows->wkb + a, rows->size + a};
+    vsg_columnar_report rep;
+    return vsg_columnar_from_wkb(&sub, host, &rep);
+}
+
 vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                      uint8_t **known_valid)
 {
@@ -112,17 +137,13 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int
     size_t n = in->count, m = 0, *idx = NULL;
     if (!e->opts.gpu.enabled || e->opts.valid_screen == 0 || n == 0)
         return VSG_OK;   /* the CPU engine, or no screen asked for */
+    /* the host backend runs the stage on one thread, slower than GEOS on
+     * all of them: there only when asked (tests) */
+    if (e->opts.gpu.backend == VSG_GPU_BACKEND_HOST && e->opts.valid_screen < 2)
+        return VSG_OK;
     vsg_status st = pick_rows(e, in, spares_parse, &idx, &m);
     if (st != VSG_OK || !idx)
         return st == VSG_OK ? VSG_OK : vsg_gpu_give_up(e, st, "validity screen");
-    vsg_exec *x = vsg_gpu_acquire(e, &st);
-    /* no GPU backend: GEOS checks every row; the host backend runs the
-     * stage on one thread, slower than GEOS on all of them: there only
-     * when asked (tests) */
-    if (!x || (vsg_exec_kind_of(x) != VSG_EXEC_GPU && e->opts.valid_screen < 2)) {
-        free(idx);
-        return st;
-    }
     double t0 = vsg_now_s();
     const unsigned char **wkb = vsg_malloc(m * sizeof *wkb);
     size_t *size = vsg_malloc(m * sizeof *size);
@@ -135,23 +156,41 @@ vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int
         size[k] = in->size[idx[k]];
     }
     vsg_wkb_array rows = {m, wkb, size};
+    /* The first rows are decoded before the backend is asked for: the
+     * statement's first screen decodes while CUDA finishes starting
+     * (cuda/warmup.cu). */
+    vsg_columnar host;
+    vsg_columnar_init(&host);
+    size_t a = 0, b = 0;
+    if (st == VSG_OK)
+        st = decode_next(&rows, a, &b, &host);
+    vsg_exec *x = NULL;
+    if (st == VSG_OK) {
+        x = vsg_gpu_acquire(e, &st);
+        if (!x) {   /* no GPU backend: GEOS checks every row */
+            vsg_columnar_free(&host);
+            free(idx);
+            free(wkb);
+            free(size);
+            free(why);
+            free(ok);
+            return st;
+        }
+    }
     /* a decode kept from an earlier screen of the statement is not this one */
     int keep = e->gpu && e->gpu->screened.keep;
     vsg_gpu_clear_screened(e);
-    for (size_t a = 0; a < m && st == VSG_OK;) {
-        size_t b = a, bytes = 0;
-        while (b < m && (b == a || bytes + row_bytes(&rows, b) <= SCREEN_BATCH_BYTES))
-            bytes += row_bytes(&rows, b++);
-        vsg_wkb_array sub = {b - a, wkb + a, size + a};
-        vsg_columnar host;
-        vsg_columnar_report rep;
-        st = vsg_columnar_from_wkb(&sub, &host, &rep);
-        if (st == VSG_OK)
-            st = screen_on(x, &host, why + a, keep ? &e->gpu->screened : NULL, idx + a, in);
+    while (st == VSG_OK) {
+        st = screen_on(x, &host, why + a, keep ? &e->gpu->screened : NULL, idx + a, in);
         vsg_columnar_free(&host);
         a = b;
+        if (st != VSG_OK || a == m)
+            break;
+        st = decode_next(&rows, a, &b, &host);
     }
-    vsg_exec_flush_profile(x, e->profile);
+    vsg_columnar_free(&host);
+    if (x)
+        vsg_exec_flush_profile(x, e->profile);
     if (st == VSG_OK) {
         int64_t passed = 0;
         for (size_t k = 0; k < m; k++) {

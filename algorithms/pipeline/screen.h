@@ -8,6 +8,7 @@
 #define VSG_PIPELINE_SCREEN_H
 
 #include "core/engine_internal.h"
+#include "exec/exec.h"
 
 /* *known_valid (malloc'd, in->count bytes, the caller frees it): 1 where
  * row i is a (Multi)Polygon GEOS's IsValid accepts, 0 where GEOS must
@@ -18,6 +19,12 @@
  * default rows of every size are screened, not only large ones. */
 vsg_status vsg_pipeline_valid_screen(vsg_engine *e, const vsg_wkb_array *in, int spares_parse,
                                      uint8_t **known_valid);
+
+/* 1 where a GPU stage that runs the valid_screen stage itself on its rows
+ * (the rectangle clip) should: YES screens on every backend, AUTO on a
+ * CUDA device once the rows add up to the screen's minimum (1 MiB of
+ * WKB), NO never. */
+int vsg_pipeline_screen_wanted(const vsg_engine *e, vsg_exec *x, const vsg_wkb_array *in);
 
 /* Asks the screen to keep its decode of the layer on the backend (on), or
  * frees what it kept (off): the statement's group unions gather their

@@ -83,7 +83,7 @@ def cases(vsimem_dir):
     return path
 
 
-def _run(tmp_path, path, sql, screen, config=None):
+def _run_stages(tmp_path, path, sql, screen, config=None):
     trace = tmp_path / ("trace-%s.json" % uuid.uuid4().hex)
     cfg = dict(GPU)
     cfg.update(config or {})
@@ -91,8 +91,12 @@ def _run(tmp_path, path, sql, screen, config=None):
     cfg["VSGPU_PROFILE"] = str(trace)
     res = vu.run_vsgpu(path, sql, config=cfg)
     stages = json.loads(trace.read_text())["stages"] if trace.exists() else []
-    screened = [s for s in stages if s["stage"] == "valid_screen"]
-    return res, screened
+    return res, stages
+
+
+def _run(tmp_path, path, sql, screen, config=None):
+    res, stages = _run_stages(tmp_path, path, sql, screen, config)
+    return res, [s for s in stages if s["stage"] == "valid_screen"]
 
 
 def _same(got, ref, label, counters=True):
@@ -121,8 +125,10 @@ def _same(got, ref, label, counters=True):
 @pytest.mark.parametrize("op", sorted(STATEMENTS))
 def test_same_answer_as_geos_alone(tmp_path, cases, op, policy):
     sql, cfg = STATEMENTS[op], {"VSGPU_INVALID": policy}
-    got, screened = _run(tmp_path, cases, sql, "YES", cfg)
-    ref, none = _run(tmp_path, cases, sql, "NO", cfg)
+    got, stages = _run_stages(tmp_path, cases, sql, "YES", cfg)
+    ref, ref_stages = _run_stages(tmp_path, cases, sql, "NO", cfg)
+    screened = _stage(stages, "valid_screen")
+    none = _stage(ref_stages, "valid_screen")
     # a statement that fails reports the same error; its counters are
     # those of the rows read before it stopped, which depend on the threads
     _same(got, ref, "%s %s" % (op, policy), counters=policy != "ERROR")
@@ -134,9 +140,16 @@ def test_same_answer_as_geos_alone(tmp_path, cases, op, policy):
     rows_in = sum(s["rows_in"] for s in screened)
     rows_out = sum(s["rows_out"] for s in screened)
     if op == "clip_by_rect":
-        # the GPU rectangle clip reads no GEOS geometry: only the rows it
-        # hands to the CPU engine are read, and screened
-        assert rows_out < rows_in, screened
+        # the GPU rectangle clip screens its batch itself, every row, and
+        # GEOS's validate then checks only the rows that can meet the
+        # rectangle and did not pass: not the four plain polygons inside
+        # it. The rows it hands to the CPU engine are read there, and
+        # screened again; none of those passes.
+        assert rows_in == len(INVALID + TOUCHING + PLAIN + OTHER) + len(INVALID) + 1, screened
+        assert rows_out == len(PLAIN) + 2, screened
+        checked = sum(s["rows_out"] for s in _stage(stages, "validate"))
+        ref_checked = sum(s["rows_out"] for s in _stage(ref_stages, "validate"))
+        assert (checked, ref_checked) == (15, 19)
         return
     # every row read (the method's too for the intersection), and exactly
     # the plain valid polygons of inp let through (null and empty rows
