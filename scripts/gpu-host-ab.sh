@@ -14,7 +14,9 @@
 # compared with the base CPU engine's; the copy floor twice; the step
 # profiles (STEPS; ":noscreen" with VSGPU_VALID_SCREEN=NO), base and new,
 # their JSON kept; pytest on CUDA (TESTS=0: neither test set, for a
-# second run in one call). Logs, traces under $OUT.
+# second run in one call); STAMPS: workloads whose GPU, CPU and copy runs
+# are timed once more with GDAL's timestamped debug messages. Logs, traces
+# under $OUT.
 cd "$(dirname "$0")/.."
 here=$PWD
 mkdir -p /opt/gdal-rt /opt/py-rt /tmp/base/gdalplugins
@@ -119,6 +121,24 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "t-*.json"))):
         d[s["stage"]] = d.get(s["stage"], 0) + s["elapsed_s"]
     print(os.path.basename(path), "total %.3f s" % t["total_s"], "  ".join("%s %.3f" % (k, d[k]) for k in ("ogr_read_input", "ogr_read_method", "group_keys", "read_input", "valid_screen", "plan", "repair_clusters", "group_union", "build_features", "prebuild_features", "read_ahead_wait") if k in d))
 PY
+# STAMPS: one run each of the new build's GPU and CPU engines and of the
+# copy, with GDAL's timestamped debug messages: where the wall time goes
+# outside the trace (process start, opening, closing the output, exit)
+for wl in ${STAMPS:-}; do
+  for eng in gpu cpu copy; do
+    rm -f $w/o-stamps.gpkg; t0=$(date +%s.%N)
+    if [ $eng = copy ]; then
+      if [ -z "${LYR[$wl]:-}" ]; then GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG $w/o-stamps.gpkg ${SRC[$wl]} states counties -lco SPATIAL_INDEX=NO > $w/stamps.log 2>&1
+      else GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG $w/o-stamps.gpkg ${SRC[$wl]} ${LYR[$wl]} -nln result -lco SPATIAL_INDEX=NO > $w/stamps.log 2>&1; fi
+    else
+      GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-stamps.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" \
+        --config VSGPU_EXECUTION_MODE ${eng^^} > $w/stamps.log 2>&1
+    fi
+    t1=$(date +%s.%N)
+    echo "== stamps $wl $eng wall_s=$(awk "BEGIN{print $t1-$t0}") started $t0 ended $t1"
+    grep -v -E "GPKG: (Filter|ResetStatement|finalize)|^\s*$" $w/stamps.log | cut -c1-200 | head -80
+  done
+done
 # the timelines of the traces that have spans (builds from ec40698 on)
 for f in $w/tr/t-*gpu-new-1.json $w/tr/t-*rgpu-1.json; do
   [ -f "$f" ] && { echo "== spans of $(basename $f)"; python3 bench/tools/spans.py $f; }
