@@ -54,6 +54,8 @@ static void validate_task(void *vc, size_t g, int wid)
     /* The bounds stage's element, on the host. Rows without usable
      * coordinates (null, empty, flagged) need no check: the kernel hands
      * the flagged ones to the CPU engine, which reads them itself. */
+    if (v->why && v->why[g] == 0)
+        return;   /* proven valid by the screen */
     double box[4];
     int64_t k0, k1;
     if (!vsg_geom_coords(&v->view, (int64_t)g, &k0, &k1))
@@ -61,8 +63,6 @@ static void validate_task(void *vc, size_t g, int wid)
     vsg_box_of_coords(v->view.x, v->view.y, k0, k1, 1, box);
     if (!vsg_box_meets(box, v->rect))
         return;   /* outside: no result either way */
-    if (v->why && v->why[g] == 0)
-        return;   /* proven valid by the screen */
     atomic_fetch_add(&v->checked, 1);
     vsg_worker *w = &v->e->workers[wid];
     GEOSGeometry *geom = GEOSWKBReader_read_r(w->ctx, w->reader, v->input->wkb[g],
