@@ -47,18 +47,44 @@ int vsg_exec_mode_parse(const char *text, vsg_exec_mode *out);
 const char *vsg_exec_mode_name(vsg_exec_mode m);
 const char *vsg_runtime_name(vsg_runtime r);
 
-/* input_rows: the rows the statement reads: the input layer's feature
- * count, plus the method layer's for intersection and clip (the driver
- * adds it when it is cheaply known); -1 when the input's is not cheaply
- * known (then AUTO does not hold the size against the GPU).
- * host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
+/* What the driver knows of a statement's size before reading it.
+ * rows: the rows the statement reads: the input layer's feature count,
+ * plus the method layer's for intersection and clip (the driver adds it
+ * when it is cheaply known); -1 when the input's is not cheaply known
+ * (then AUTO does not hold the size against the GPU). input_rows: the
+ * input layer's alone (-1: unknown). sample_rows, sample_bytes: the first
+ * rows of the input layer and their WKB bytes, read to size its rows
+ * (vsg_dispatch_wants_sample; 0: none read). */
+typedef struct {
+    int64_t rows;
+    int64_t input_rows;
+    int64_t sample_rows;
+    int64_t sample_bytes;
+} vsg_dispatch_size;
+
+/* host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
  * backend (tests): no device is needed; taken in AUTO too (asked for).
  * min_rows: VSGPU_GPU_MIN_ROWS, the crossover to use instead of the
- * measured one (-1: the measured one).
+ * measured one (-1: the measured one). min_bytes: VSGPU_GPU_MIN_BYTES,
+ * the large rows' crossover in bytes (-1: the measured one). Below the
+ * rows' crossover AUTO still takes the GPU where the input's rows are
+ * large (the sample's average at least VSG_LARGE_ROW_BYTES of WKB) and
+ * add up to the large rows' crossover (estimated: the sample's average
+ * times input_rows); a min_rows given without a min_bytes turns that off.
  * Probes CUDA lazily (first call only), and only when the answer matters:
  * GPU mode, or AUTO with an input above a finite crossover. */
-void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation operation, int64_t input_rows,
-                         int host_backend, int64_t min_rows, vsg_dispatch_decision *out);
+void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation operation,
+                         const vsg_dispatch_size *size, int host_backend, int64_t min_rows,
+                         int64_t min_bytes, vsg_dispatch_decision *out);
+
+/* 1 where vsg_dispatch_decide would use a sample of the input's rows:
+ * AUTO, an operation with a finite crossover, fewer rows than it and the
+ * large rows' rule on (the arguments as vsg_dispatch_decide's). */
+int vsg_dispatch_wants_sample(vsg_exec_mode mode, vsg_operation operation, int64_t rows,
+                              int host_backend, int64_t min_rows, int64_t min_bytes);
+
+/* The rows read from an input's start to size its rows. */
+#define VSG_DISPATCH_SAMPLE_ROWS 16
 
 /* The input size from which AUTO takes the GPU for operation (rows); -1
  * when this build has no GPU pipeline for it; INT64_MAX when it has one but

@@ -73,6 +73,7 @@ struct Options
     vsg_gpu_settings gpu{0, 0, 0, 0, 0, 0};
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
+    GIntBig gpu_min_bytes = -1;    /* VSGPU_GPU_MIN_BYTES, -1: measured */
     bool progress = false; /* PROGRESS / VSGPU_PROGRESS: GDALTermProgress */
     bool coverage_union = true; /* COVERAGE_UNION / VSGPU_COVERAGE_UNION */
     bool gpu_refine = true;     /* GPU_REFINE / VSGPU_GPU_REFINE */

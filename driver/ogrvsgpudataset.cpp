@@ -7,6 +7,7 @@
 #include "cpl_conv.h"
 #include "cpl_string.h"
 
+#include <memory>
 #include <new>
 
 namespace
@@ -27,6 +28,28 @@ std::string CaretLines(const char *sql, int line, int column)
     for (int i = 0; i < column - 1 && i < static_cast<int>(text.size()); ++i)
         caret += text[i] == '\t' ? '\t' : ' ';
     return text + "\n" + caret + "^";
+}
+
+/* The WKB bytes of the input layer's first rows, for AUTO's large-rows
+ * rule (vsgpu_dispatch.h): at most VSG_DISPATCH_SAMPLE_ROWS features, read
+ * quietly (what they would say is said again when the statement reads
+ * them) and the layer rewound. */
+void SampleRows(OGRLayer *layer, vsg_dispatch_size *size)
+{
+    CPLErrorStateBackuper keep;
+    CPLPushErrorHandler(CPLQuietErrorHandler);
+    layer->ResetReading();
+    for (int i = 0; i < VSG_DISPATCH_SAMPLE_ROWS; ++i)
+    {
+        std::unique_ptr<OGRFeature> f(layer->GetNextFeature());
+        if (!f)
+            break;
+        size->sample_rows++;
+        if (const OGRGeometry *g = f->GetGeometryRef())
+            size->sample_bytes += static_cast<int64_t>(g->WkbSize());
+    }
+    layer->ResetReading();
+    CPLPopErrorHandler();
 }
 
 }  // namespace
@@ -381,6 +404,7 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
     GIntBig rows = -1;
     if (plan->input.layer->TestCapability(OLCFastFeatureCount))
         rows = plan->input.layer->GetFeatureCount(TRUE);
+    const GIntBig input_rows = rows;
     if (rows >= 0 && plan->method.layer != nullptr &&
         plan->method.layer->TestCapability(OLCFastFeatureCount))
     {
@@ -388,9 +412,14 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
         if (m >= 0)
             rows += m;
     }
-    vsg_dispatch_decide(plan->opts.mode, vsgpu::EngineOp(plan->op), rows,
-                        plan->opts.gpu_backend_host ? 1 : 0,
-                        plan->opts.gpu_min_rows, &plan->dispatch);
+    vsg_dispatch_size size = {rows, input_rows, 0, 0};
+    if (vsg_dispatch_wants_sample(plan->opts.mode, vsgpu::EngineOp(plan->op), rows,
+                                  plan->opts.gpu_backend_host ? 1 : 0, plan->opts.gpu_min_rows,
+                                  plan->opts.gpu_min_bytes))
+        SampleRows(plan->input.layer, &size);
+    vsg_dispatch_decide(plan->opts.mode, vsgpu::EngineOp(plan->op), &size,
+                        plan->opts.gpu_backend_host ? 1 : 0, plan->opts.gpu_min_rows,
+                        plan->opts.gpu_min_bytes, &plan->dispatch);
     plan->dispatch.reason[sizeof(plan->dispatch.reason) - 1] = '\0';
     CPLDebug(VSGPU_DEBUG, "dispatch: %s requested %s, selected %s%s%s", op,
              vsg_exec_mode_name(plan->dispatch.requested),

@@ -32,6 +32,7 @@ enum class Kind
     Bytes,
     Backend,
     MinRows,
+    MinBytes,
     Dialect
 };
 
@@ -103,6 +104,10 @@ const Decl kOptions[] = {
      "The profile (VSGPU_PROFILE) also times every step of the stages of the GPU pipeline"},
     {"GPU_MIN_ROWS", "VSGPU_GPU_MIN_ROWS", Kind::MinRows, "MEASURED", false,
      "AUTO takes the GPU pipeline from this many input rows (MEASURED: the crossover measured on the GPU host)"},
+    {"GPU_MIN_BYTES", "VSGPU_GPU_MIN_BYTES", Kind::MinBytes, "MEASURED", false,
+     "Below the crossover in rows AUTO still takes the GPU pipeline where the rows of the input are "
+     "large (16 KiB of WKB or more on average) and add up to this many bytes (suffix K, M or G; "
+     "MEASURED: the crossover measured on the GPU host)"},
     {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
      "Where the GPU pipeline runs: CUDA, or HOST to run it on the CPU for tests"},
     /* Not a statement option: it says how a program shows the statement,
@@ -371,6 +376,20 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             if (!ParseBytes(v, &n) || strpbrk(v, "KkMmGgBb.") != nullptr)
                 return Invalid(d, origin, v, "MEASURED or a number of rows (0, 1, ...)");
             o->gpu_min_rows = n;
+            return true;
+        }
+        case Kind::MinBytes:
+        {
+            if (EQUAL(v, "MEASURED"))
+            {
+                o->gpu_min_bytes = -1;
+                return true;
+            }
+            GIntBig n = 0;
+            if (!ParseBytes(v, &n))
+                return Invalid(d, origin, v,
+                               "MEASURED or a number of bytes, optionally with K, M or G");
+            o->gpu_min_bytes = n;
             return true;
         }
         case Kind::Dialect: /* a dataset setting: ResolveDialect() */

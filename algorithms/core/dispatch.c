@@ -120,6 +120,26 @@ static void probe_cuda(void)
 #define VSG_CROSSOVER_UNION_ROWS 390000
 #endif
 
+/* Large rows (polygons of about 1,000 vertices and more, 16 KiB of WKB:
+ * the validity screen's large rows too, pipeline/screen.c): the CPU
+ * engine checks and unions each on one thread, where the GPU pipeline
+ * spreads it over the device, so the GPU wins from far fewer rows than
+ * the row crossovers say. Measured on the GPU host (H200, 16 cores,
+ * 2026-11-28, `.device/xover.sh`, kept as bench/results/
+ * 2026-11-28-session15/xover-h200/; docs/fallback.md): the NYC boroughs
+ * (about 15,000 vertices a row) tiled to growing sizes, through ogr2ogr,
+ * best of two, CPU engine on 16 threads against the GPU pipeline:
+ * dissolved by tile, 0.29 against 0.45 s at 1 M vertices (80 rows), 0.48
+ * against 0.52 s at 2 M (180 rows), 0.76 against 0.62 s at 4 M (320
+ * rows), 1.62 against 0.72 s at 10 M (720 rows); intersected with their
+ * grid, 0.30 / 0.49, 0.50 / 0.48, 0.76 / 0.58 and 1.74 / 0.91 s. So AUTO
+ * takes the GPU for large rows from 3 M vertices of WKB (48 MiB), between
+ * the tie at 2 M and the win at 4 M. */
+#define VSG_LARGE_ROW_BYTES ((int64_t)16 << 10)
+#ifndef VSG_CROSSOVER_LARGE_BYTES
+#define VSG_CROSSOVER_LARGE_BYTES ((int64_t)48 << 20)
+#endif
+
 /* The operations with a GPU pipeline, and their crossover (rows). */
 static const struct {
     vsg_operation operation;
@@ -152,13 +172,51 @@ int64_t vsg_dispatch_crossover(vsg_operation operation)
 }
 
 
-void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, int64_t input_rows,
-                         int host_backend, int64_t min_rows, vsg_dispatch_decision *out)
+/* The row crossover AUTO uses (VSGPU_GPU_MIN_ROWS or the measured one). */
+static int64_t auto_crossover(vsg_operation op, int64_t min_rows)
+{
+    int64_t crossover = vsg_dispatch_crossover(op);
+    if (crossover >= 0 && min_rows >= 0)
+        crossover = min_rows;   /* VSGPU_GPU_MIN_ROWS */
+    return crossover;
+}
+
+/* The large rows' rule is on unless rows alone were asked for
+ * (VSGPU_GPU_MIN_ROWS without VSGPU_GPU_MIN_BYTES). */
+static int large_rule_on(int64_t min_rows, int64_t min_bytes)
+{
+    return min_rows < 0 || min_bytes >= 0;
+}
+
+int vsg_dispatch_wants_sample(vsg_exec_mode mode, vsg_operation op, int64_t rows,
+                              int host_backend, int64_t min_rows, int64_t min_bytes)
+{
+    int64_t crossover = auto_crossover(op, min_rows);
+    return mode == VSG_MODE_AUTO && !host_backend && crossover >= 0 &&
+           crossover != VSG_NO_CROSSOVER && rows >= 0 && rows < crossover &&
+           large_rule_on(min_rows, min_bytes);
+}
+
+/* The input's estimated WKB bytes where its rows are large, else -1. */
+static int64_t large_bytes(const vsg_dispatch_size *size)
+{
+    if (size->sample_rows <= 0 || size->input_rows <= 0)
+        return -1;
+    int64_t per_row = size->sample_bytes / size->sample_rows;
+    if (per_row < VSG_LARGE_ROW_BYTES)
+        return -1;
+    return per_row > INT64_MAX / size->input_rows ? INT64_MAX : per_row * size->input_rows;
+}
+
+void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, const vsg_dispatch_size *size,
+                         int host_backend, int64_t min_rows, int64_t min_bytes,
+                         vsg_dispatch_decision *out)
 {
     memset(out, 0, sizeof *out);
     out->requested = mode;
     out->selected = VSG_RUNTIME_CPU;
     const char *operation = vsg_operation_name(op);
+    int64_t input_rows = size->rows;
 
     if (mode == VSG_MODE_CPU) {
         snprintf(out->reason, sizeof out->reason, "VSGPU_EXECUTION_MODE=CPU");
@@ -181,9 +239,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, int64_t input_row
         return;
     }
 
-    int64_t crossover = vsg_dispatch_crossover(op);
-    if (crossover >= 0 && min_rows >= 0)
-        crossover = min_rows;   /* VSGPU_GPU_MIN_ROWS */
+    int64_t crossover = auto_crossover(op, min_rows);
 
     /* AUTO decides what it can without touching CUDA: a statement that
      * would not take the GPU anyway must not pay the driver's start-up
@@ -209,10 +265,25 @@ void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, int64_t input_row
             return;   /* a policy, not a fallback: no warning */
         }
         if (input_rows >= 0 && input_rows < crossover) {
-            snprintf(out->reason, sizeof out->reason,
-                     "%lld rows to read, below the GPU crossover of %lld rows for %s",
-                     (long long)input_rows, (long long)crossover, operation);
-            return;   /* a size decision, not a fallback: no warning */
+            int64_t big = large_rule_on(min_rows, min_bytes) ? large_bytes(size) : -1;
+            int64_t big_crossover = min_bytes >= 0 ? min_bytes : VSG_CROSSOVER_LARGE_BYTES;
+            if (big < 0) {
+                snprintf(out->reason, sizeof out->reason,
+                         "%lld rows to read, below the GPU crossover of %lld rows for %s",
+                         (long long)input_rows, (long long)crossover, operation);
+                return;   /* a size decision, not a fallback: no warning */
+            }
+            if (big < big_crossover) {
+                snprintf(out->reason, sizeof out->reason,
+                         "%lld rows to read, below the GPU crossover of %lld rows for %s, "
+                         "and about %lld bytes of large rows, below its crossover of %lld "
+                         "bytes for rows of %lld bytes of WKB or more",
+                         (long long)input_rows, (long long)crossover, operation,
+                         (long long)big, (long long)big_crossover,
+                         (long long)VSG_LARGE_ROW_BYTES);
+                return;
+            }
+            /* large rows, and enough of them: the GPU, as above the crossover */
         }
     }
 

@@ -227,6 +227,64 @@ def test_auto_takes_the_pipeline_from_gpu_min_rows(counties_gpkg, op):
     assert "below the GPU crossover of 1000000 rows" in res["metadata"]["FALLBACK_REASON"]
 
 
+def test_auto_takes_the_pipeline_for_large_rows(nybb_gpkg, counties_gpkg):
+    """Below the rows' crossover AUTO still takes the GPU pipeline where the
+    input's rows are large (16 KiB of WKB or more on average, sized from its
+    first rows) and add up to VSGPU_GPU_MIN_BYTES (48 MiB, measured): the
+    five boroughs (about 15,000 vertices each, 1.2 MB) from 1 MB, not from
+    100 MB; the counties' small rows never (the rows' crossover alone); and
+    VSGPU_GPU_MIN_ROWS alone turns the rule off. Where no device answers
+    (CI), AUTO's wish for the GPU shows as the visible fallback."""
+    nybb = "SELECT ST_Union(geom) AS geom FROM nybb"
+    cuda = {"VSGPU_GPU_BACKEND": "CUDA"}
+    res = vu.run_vsgpu(nybb_gpkg, nybb, config=dict(cuda, VSGPU_GPU_MIN_BYTES="100M"))
+    md = res["metadata"]
+    if "no CUDA engine" in md["FALLBACK_REASON"]:
+        pytest.skip("this build has no CUDA engine: no crossover")
+    assert md["SELECTED_RUNTIME"] == "CPU"
+    assert ("about 1" in md["FALLBACK_REASON"] and
+            "bytes of large rows, below its crossover of 104857600 bytes" in md["FALLBACK_REASON"]), md
+    assert not [m for m in res["errors"].warnings if vu.FALLBACK_RE.search(m)]
+    ref = vu.run_vsgpu(nybb_gpkg, nybb, config={"VSGPU_EXECUTION_MODE": "CPU"})
+
+    res = vu.run_vsgpu(nybb_gpkg, nybb, config=dict(cuda, VSGPU_GPU_MIN_BYTES="1M"))
+    md = res["metadata"]
+    if md["SELECTED_RUNTIME"] == "CPU":
+        # no device here: AUTO asked for the GPU, and says it could not
+        assert "crossover" not in md["FALLBACK_REASON"], md
+        assert [m for m in res["errors"].warnings if vu.FALLBACK_RE.search(m)], res["errors"].errors
+    assert len(res["features"]) == len(ref["features"]) == 1
+    assert res["features"][0].geom.Equals(ref["features"][0].geom)
+
+    by_state = "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"
+    res = vu.run_vsgpu(counties_gpkg, by_state, config=dict(cuda, VSGPU_GPU_MIN_BYTES="1"))
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "CPU"
+    assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 390000 rows for ST_Union"), md
+
+    res = vu.run_vsgpu(nybb_gpkg, nybb, config=dict(cuda, VSGPU_GPU_MIN_ROWS="1000000"))
+    md = res["metadata"]
+    assert md["SELECTED_RUNTIME"] == "CPU"
+    assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 1000000 rows for ST_Union"), md
+
+
+@pytest.mark.parametrize("value,ok", [("MEASURED", True), ("0", True), ("48M", True),
+                                      ("1.5G", True), ("12Q", False), ("lots", False)])
+def test_gpu_min_bytes_is_parsed(counties_gpkg, value, ok):
+    gdal.SetConfigOption("VSGPU_GPU_MIN_BYTES", value)
+    try:
+        with vu.ErrorCollector() as errs:
+            ds = vu.open_vsgpu(counties_gpkg)
+            lyr = ds.ExecuteSQL(STATEMENTS["ST_Intersection"], dialect="VSGPU") if ds else None
+            if lyr is not None:
+                ds.ReleaseResultSet(lyr)
+            ds = None
+    finally:
+        gdal.SetConfigOption("VSGPU_GPU_MIN_BYTES", None)
+    bad = [m for m in errs.failures if "VSGPU_GPU_MIN_BYTES" in m]
+    assert (not bad) == ok, errs.errors
+
+
 def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
     """GeometryCollections, nulls and empties on both sides go through the
     pipeline: the collections are searched on the CPU (counted), nothing is
