@@ -95,6 +95,8 @@ typedef struct {
     uint64_t *nd_all, *nd_key;
     int64_t *nd_idx, *end_pos;     /* sorted: the end; the end's place     */
     int64_t *nd_m;                 /* sorted: the end's member             */
+    int64_t *end_mo;               /* 2 n_pc: the end's member * 2 + 1 where it
+                                      leaves the node; -1: no member      */
     double *nd_dx, *nd_dy;         /* sorted: its piece's other end        */
     int8_t *nd_out;                /* sorted: it leaves the node           */
     int8_t *end_in;                /* members there whose interior holds it */
@@ -381,6 +383,11 @@ VSG_HD void vsg_arr_node_key(const vsg_arr_ctx *c, int64_t q)
                                      : VSG_COV_NOKEY;
     c->nd_all[2 * q] = k0;
     c->nd_all[2 * q + 1] = k1;
+    /* what NODE_INFO reads of each end, stored in piece order here where
+     * the member's lookups are near each other (NODE_INFO reads ends in
+     * node order, scattered) */
+    c->end_mo[2 * q] = m < 0 ? -1 : 2 * m + (fwd ? 1 : 0);
+    c->end_mo[2 * q + 1] = m < 0 ? -1 : 2 * m + (fwd ? 0 : 1);
     c->nd_flag[2 * q] = k0 != VSG_COV_NOKEY;
     c->nd_flag[2 * q + 1] = k1 != VSG_COV_NOKEY;
     c->end_in[2 * q] = c->end_in[2 * q + 1] = 0;
@@ -394,14 +401,16 @@ VSG_HD void vsg_arr_node_key(const vsg_arr_ctx *c, int64_t q)
 VSG_HD void vsg_arr_end(const vsg_arr_ctx *c, int64_t e, double *vx, double *vy, double *dx,
                         double *dy, int *out, int64_t *member, int64_t *grp)
 {
-    int64_t q = e / 2;
-    int z = (int)(e % 2), fwd;
-    *grp = vsg_arr_piece_group(c, q, member, &fwd);
+    int64_t q = e / 2, mo = c->end_mo[e];
+    int z = (int)(e % 2);
+    *member = mo < 0 ? -1 : mo / 2;
+    *grp = mo < 0 ? -1 : c->group_of[mo / 2];
     *vx = z ? c->pc_x1[q] : c->pc_x0[q];
     *vy = z ? c->pc_y1[q] : c->pc_y0[q];
     *dx = z ? c->pc_x0[q] : c->pc_x1[q];
     *dy = z ? c->pc_y0[q] : c->pc_y1[q];
-    *out = (z == 0) == fwd;
+    /* without a member the piece counts as backward (vsg_arr_piece_group) */
+    *out = mo < 0 ? z : (int)(mo % 2);
 }
 
 /* The run of sorted node entries with key h around t: [lo, hi); 0 when it

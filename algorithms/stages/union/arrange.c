@@ -158,6 +158,7 @@ static vsg_status labels(vsg_exec *x, vsg_arr_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)2 * np, &c->end_in));
     TRY(get(x, s, (size_t)2 * np, &c->end_lose));
     TRY(get(x, s, (size_t)2 * np * I64, &c->end_pos));
+    TRY(get(x, s, (size_t)2 * np * I64, &c->end_mo));
     TRY(step(x, c, VSG_ARR_NODE_KEY, np));
     TRY(vsg_scan_total(x, c->nd_flag, c->nd_off, 2 * np, &c->n_nd));
     TRY(get(x, s, (size_t)c->n_nd * sizeof(uint64_t), &c->nd_key));
