@@ -251,6 +251,7 @@ def test_method_rows_left_unparsed(tmp_path, counties_gpkg, op, refine):
 @pytest.mark.parametrize("name,sql", [
     ("states", "SELECT substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY st"),
     ("intersection", "SELECT * FROM ST_Intersection(counties, states)"),
+    ("clip_by_rect", "SELECT * FROM ST_ClipByRect(counties, -100, 30, -80, 45)"),
 ])
 def test_real_counties(tmp_path, counties_gpkg, name, sql):
     got, screened = _run(tmp_path, counties_gpkg, sql, "YES")
