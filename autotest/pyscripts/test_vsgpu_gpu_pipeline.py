@@ -190,10 +190,15 @@ def test_out_of_memory_in_gpu_mode_fails(counties_gpkg, op):
     assert any("GPU" in m and ("memory" in m.lower() or "limit" in m.lower()) for m in fails), fails
 
 
-@pytest.mark.parametrize("value,ok", [("lots", False), ("-1", False), ("12Q", False),
-                                      ("0", True), ("64K", True), ("1.5G", True)])
-def test_pool_limit_is_parsed(counties_gpkg, value, ok):
-    gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", value)
+@pytest.mark.parametrize("option,value,ok", [
+    ("VSGPU_GPU_POOL_LIMIT", "lots", False), ("VSGPU_GPU_POOL_LIMIT", "-1", False),
+    ("VSGPU_GPU_POOL_LIMIT", "12Q", False), ("VSGPU_GPU_POOL_LIMIT", "0", True),
+    ("VSGPU_GPU_POOL_LIMIT", "64K", True), ("VSGPU_GPU_POOL_LIMIT", "1.5G", True),
+    ("VSGPU_GPU_MIN_BYTES", "MEASURED", True), ("VSGPU_GPU_MIN_BYTES", "0", True),
+    ("VSGPU_GPU_MIN_BYTES", "48M", True), ("VSGPU_GPU_MIN_BYTES", "12Q", False),
+    ("VSGPU_GPU_MIN_BYTES", "lots", False)])
+def test_byte_options_are_parsed(counties_gpkg, option, value, ok):
+    gdal.SetConfigOption(option, value)
     try:
         with vu.ErrorCollector() as errs:
             ds = vu.open_vsgpu(counties_gpkg)
@@ -202,8 +207,8 @@ def test_pool_limit_is_parsed(counties_gpkg, value, ok):
                 ds.ReleaseResultSet(lyr)
             ds = None
     finally:
-        gdal.SetConfigOption("VSGPU_GPU_POOL_LIMIT", None)
-    bad = [m for m in errs.failures if "VSGPU_GPU_POOL_LIMIT" in m]
+        gdal.SetConfigOption(option, None)
+    bad = [m for m in errs.failures if option in m]
     assert (not bad) == ok, errs.errors
 
 
@@ -266,23 +271,6 @@ def test_auto_takes_the_pipeline_for_large_rows(nybb_gpkg, counties_gpkg):
     md = res["metadata"]
     assert md["SELECTED_RUNTIME"] == "CPU"
     assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 1000000 rows for ST_Union"), md
-
-
-@pytest.mark.parametrize("value,ok", [("MEASURED", True), ("0", True), ("48M", True),
-                                      ("1.5G", True), ("12Q", False), ("lots", False)])
-def test_gpu_min_bytes_is_parsed(counties_gpkg, value, ok):
-    gdal.SetConfigOption("VSGPU_GPU_MIN_BYTES", value)
-    try:
-        with vu.ErrorCollector() as errs:
-            ds = vu.open_vsgpu(counties_gpkg)
-            lyr = ds.ExecuteSQL(STATEMENTS["ST_Intersection"], dialect="VSGPU") if ds else None
-            if lyr is not None:
-                ds.ReleaseResultSet(lyr)
-            ds = None
-    finally:
-        gdal.SetConfigOption("VSGPU_GPU_MIN_BYTES", None)
-    bad = [m for m in errs.failures if "VSGPU_GPU_MIN_BYTES" in m]
-    assert (not bad) == ok, errs.errors
 
 
 def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
