@@ -51,26 +51,27 @@ const char *vsg_runtime_name(vsg_runtime r);
  * rows: the rows the statement reads: the input layer's feature count,
  * plus the method layer's for intersection and clip (the driver adds it
  * when it is cheaply known); -1 when the input's is not cheaply known
- * (then AUTO does not hold the size against the GPU). input_rows: the
- * input layer's alone (-1: unknown). sample_rows, sample_bytes: the first
- * rows of the input layer and their WKB bytes, read to size its rows
- * (vsg_dispatch_wants_sample; 0: none read). */
+ * (then AUTO does not hold the size against the GPU). layer_rows: each
+ * layer's alone, input then method (-1: unknown or none). sample_rows,
+ * sample_bytes: each layer's first rows and their WKB bytes, read to
+ * size its rows (vsg_dispatch_wants_sample; 0: none read). */
 typedef struct {
     int64_t rows;
-    int64_t input_rows;
-    int64_t sample_rows;
-    int64_t sample_bytes;
+    int64_t layer_rows[2];
+    int64_t sample_rows[2];
+    int64_t sample_bytes[2];
 } vsg_dispatch_size;
 
 /* host_backend: VSGPU_GPU_BACKEND=HOST, the GPU pipeline run on the host
  * backend (tests): no device is needed; taken in AUTO too (asked for).
  * min_rows: VSGPU_GPU_MIN_ROWS, the crossover to use instead of the
  * measured one (-1: the measured one). min_bytes: VSGPU_GPU_MIN_BYTES,
- * the large rows' crossover in bytes (-1: the measured one). Below the
- * rows' crossover AUTO still takes the GPU where the input's rows are
- * large (the sample's average at least VSG_LARGE_ROW_BYTES of WKB) and
- * add up to the large rows' crossover (estimated: the sample's average
- * times input_rows); a min_rows given without a min_bytes turns that off.
+ * the large rows' crossover in bytes (-1: the operation's measured one).
+ * Below the rows' crossover AUTO still takes the GPU where the large rows
+ * add up to the large rows' crossover: a layer's rows are large where its
+ * sample's average is at least VSG_LARGE_ROW_BYTES of WKB, and they add
+ * the sample's average times the layer's rows; a min_rows given without
+ * a min_bytes turns that off.
  * Probes CUDA lazily (first call only), and only when the answer matters:
  * GPU mode, or AUTO with an input above a finite crossover. */
 void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation operation,

@@ -30,11 +30,11 @@ std::string CaretLines(const char *sql, int line, int column)
     return text + "\n" + caret + "^";
 }
 
-/* The WKB bytes of the input layer's first rows, for AUTO's large-rows
- * rule (vsgpu_dispatch.h): at most VSG_DISPATCH_SAMPLE_ROWS features, read
+/* The WKB bytes of a layer's first rows, for AUTO's large-rows rule
+ * (vsgpu_dispatch.h): at most VSG_DISPATCH_SAMPLE_ROWS features, read
  * quietly (what they would say is said again when the statement reads
  * them) and the layer rewound. */
-void SampleRows(OGRLayer *layer, vsg_dispatch_size *size)
+void SampleRows(OGRLayer *layer, int64_t *sample_rows, int64_t *sample_bytes)
 {
     CPLErrorStateBackuper keep;
     CPLPushErrorHandler(CPLQuietErrorHandler);
@@ -44,9 +44,9 @@ void SampleRows(OGRLayer *layer, vsg_dispatch_size *size)
         std::unique_ptr<OGRFeature> f(layer->GetNextFeature());
         if (!f)
             break;
-        size->sample_rows++;
+        ++*sample_rows;
         if (const OGRGeometry *g = f->GetGeometryRef())
-            size->sample_bytes += static_cast<int64_t>(g->WkbSize());
+            *sample_bytes += static_cast<int64_t>(g->WkbSize());
     }
     layer->ResetReading();
     CPLPopErrorHandler();
@@ -401,22 +401,26 @@ OGRLayer *OGRVSGPUDataset::ExecuteVSGPU(const char *sql,
     const char *op = vsgpu::OpName(plan->op);
     /* the rows the statement reads: the overlays' method layer counts too
      * (the GPU pipeline decodes and uploads it; vsgpu_dispatch.h) */
-    GIntBig rows = -1;
+    GIntBig rows = -1, method_rows = -1;
     if (plan->input.layer->TestCapability(OLCFastFeatureCount))
         rows = plan->input.layer->GetFeatureCount(TRUE);
     const GIntBig input_rows = rows;
     if (rows >= 0 && plan->method.layer != nullptr &&
         plan->method.layer->TestCapability(OLCFastFeatureCount))
     {
-        const GIntBig m = plan->method.layer->GetFeatureCount(TRUE);
-        if (m >= 0)
-            rows += m;
+        method_rows = plan->method.layer->GetFeatureCount(TRUE);
+        if (method_rows >= 0)
+            rows += method_rows;
     }
-    vsg_dispatch_size size = {rows, input_rows, 0, 0};
+    vsg_dispatch_size size = {rows, {input_rows, method_rows}, {0, 0}, {0, 0}};
     if (vsg_dispatch_wants_sample(plan->opts.mode, vsgpu::EngineOp(plan->op), rows,
                                   plan->opts.gpu_backend_host ? 1 : 0, plan->opts.gpu_min_rows,
                                   plan->opts.gpu_min_bytes))
-        SampleRows(plan->input.layer, &size);
+    {
+        SampleRows(plan->input.layer, &size.sample_rows[0], &size.sample_bytes[0]);
+        if (method_rows > 0)
+            SampleRows(plan->method.layer, &size.sample_rows[1], &size.sample_bytes[1]);
+    }
     vsg_dispatch_decide(plan->opts.mode, vsgpu::EngineOp(plan->op), &size,
                         plan->opts.gpu_backend_host ? 1 : 0, plan->opts.gpu_min_rows,
                         plan->opts.gpu_min_bytes, &plan->dispatch);

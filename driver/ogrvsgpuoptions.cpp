@@ -105,9 +105,9 @@ const Decl kOptions[] = {
     {"GPU_MIN_ROWS", "VSGPU_GPU_MIN_ROWS", Kind::MinRows, "MEASURED", false,
      "AUTO takes the GPU pipeline from this many input rows (MEASURED: the crossover measured on the GPU host)"},
     {"GPU_MIN_BYTES", "VSGPU_GPU_MIN_BYTES", Kind::MinBytes, "MEASURED", false,
-     "Below the crossover in rows AUTO still takes the GPU pipeline where the rows of the input are "
-     "large (16 KiB of WKB or more on average) and add up to this many bytes (suffix K, M or G; "
-     "MEASURED: the crossover measured on the GPU host)"},
+     "Below the crossover in rows AUTO still takes the GPU pipeline where the rows of the input and "
+     "method layers are large (16 KiB of WKB or more on average) and add up to this many bytes "
+     "(suffix K, M or G; MEASURED: the crossover measured on the GPU host)"},
     {"GPU_BACKEND", "VSGPU_GPU_BACKEND", Kind::Backend, "CUDA", false,
      "Where the GPU pipeline runs: CUDA, or HOST to run it on the CPU for tests"},
     /* Not a statement option: it says how a program shows the statement,

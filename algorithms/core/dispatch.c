@@ -122,34 +122,58 @@ static void probe_cuda(void)
 
 /* Large rows (polygons of about 1,000 vertices and more, 16 KiB of WKB:
  * the validity screen's large rows too, pipeline/screen.c): the CPU
- * engine checks and unions each on one thread, where the GPU pipeline
- * spreads it over the device, so the GPU wins from far fewer rows than
- * the row crossovers say. Measured on the GPU host (H200, 16 cores,
- * 2026-11-28, `.device/xover.sh`, kept as bench/results/
- * 2026-11-28-session15/xover-h200/; docs/fallback.md): the NYC boroughs
- * (about 15,000 vertices a row) tiled to growing sizes, through ogr2ogr,
- * best of two, CPU engine on 16 threads against the GPU pipeline:
- * dissolved by tile, 0.29 against 0.45 s at 1 M vertices (80 rows), 0.48
- * against 0.52 s at 2 M (180 rows), 0.76 against 0.62 s at 4 M (320
- * rows), 1.62 against 0.72 s at 10 M (720 rows); intersected with their
- * grid, 0.30 / 0.49, 0.50 / 0.48, 0.76 / 0.58 and 1.74 / 0.91 s. So AUTO
- * takes the GPU for large rows from 3 M vertices of WKB (48 MiB), between
- * the tie at 2 M and the win at 4 M. */
+ * engine checks, unions and clips each on one thread, where the GPU
+ * pipeline spreads it over the device, so the GPU wins from far fewer
+ * rows than the row crossovers say. Measured on the GPU host (H200, 16
+ * cores, 2026-11-28; `.device/xover.sh` and `.device/xover2.sh`, kept with
+ * their logs in bench/results/2026-11-28-session15/xover-h200/ and
+ * xover2-h200/; docs/fallback.md): the NYC boroughs (about 15,000
+ * vertices a row) tiled to growing sizes against their grid, through
+ * ogr2ogr, best of two, CPU engine on 16 threads against the GPU
+ * pipeline:
+ *   dissolve by tile       tie at 2 M vertices (0.48 / 0.52 s), GPU from
+ *                          4 M (0.76 / 0.62 s), 10 M 1.62 / 0.72 s;
+ *   intersection           boroughs x grid: tie at 2 M (0.50 / 0.48 s),
+ *                          GPU from 4 M; grid x boroughs (the large rows
+ *                          the method's): tie at 2 M (0.61 / 0.59 s), GPU
+ *                          from 4 M (0.90 / 0.66 s), 10 M 2.14 / 1.23 s;
+ *   clip                   boroughs by grid: tie at 1 M (0.63 / 0.65 s),
+ *                          GPU from 2 M (1.11 / 0.60 s), 10 M 4.10 /
+ *                          0.88 s; grid by boroughs: tie at 1 M, GPU from
+ *                          2 M (0.79 / 0.59 s).
+ * So AUTO takes the GPU where the large rows of the input and method
+ * layers add up to 3 M vertices of WKB (48 MiB) for dissolve and
+ * intersection and 1.5 M (24 MiB) for clip: between each tie and win. */
 #define VSG_LARGE_ROW_BYTES ((int64_t)16 << 10)
 #ifndef VSG_CROSSOVER_LARGE_BYTES
 #define VSG_CROSSOVER_LARGE_BYTES ((int64_t)48 << 20)
 #endif
+#ifndef VSG_CROSSOVER_CLIP_LARGE_BYTES
+#define VSG_CROSSOVER_CLIP_LARGE_BYTES ((int64_t)24 << 20)
+#endif
 
-/* The operations with a GPU pipeline, and their crossover (rows). */
+/* The operations with a GPU pipeline, and their crossovers (rows; bytes
+ * of large rows). */
 static const struct {
     vsg_operation operation;
     int64_t crossover;
+    int64_t large_bytes;
 } pipelines[] = {
-    {VSG_OP_CLIP_RECT, VSG_CROSSOVER_CLIP_RECT_ROWS},
-    {VSG_OP_INTERSECTION, VSG_CROSSOVER_OVERLAY_ROWS},
-    {VSG_OP_CLIP, VSG_CROSSOVER_OVERLAY_ROWS},
-    {VSG_OP_UNION, VSG_CROSSOVER_UNION_ROWS},
+    {VSG_OP_CLIP_RECT, VSG_CROSSOVER_CLIP_RECT_ROWS, VSG_NO_CROSSOVER},
+    {VSG_OP_INTERSECTION, VSG_CROSSOVER_OVERLAY_ROWS, VSG_CROSSOVER_LARGE_BYTES},
+    {VSG_OP_CLIP, VSG_CROSSOVER_OVERLAY_ROWS, VSG_CROSSOVER_CLIP_LARGE_BYTES},
+    {VSG_OP_UNION, VSG_CROSSOVER_UNION_ROWS, VSG_CROSSOVER_LARGE_BYTES},
 };
+
+/* The operation's crossover in bytes of large rows (VSG_NO_CROSSOVER:
+ * none). */
+static int64_t large_crossover(vsg_operation operation)
+{
+    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (operation == pipelines[i].operation)
+            return pipelines[i].large_bytes;
+    return VSG_NO_CROSSOVER;
+}
 
 /* The operation's crossover, or -1 when it has no pipeline. The pipeline
  * exists in every build; only the CUDA backend needs CUDA. */
@@ -194,18 +218,24 @@ int vsg_dispatch_wants_sample(vsg_exec_mode mode, vsg_operation op, int64_t rows
     int64_t crossover = auto_crossover(op, min_rows);
     return mode == VSG_MODE_AUTO && !host_backend && crossover >= 0 &&
            crossover != VSG_NO_CROSSOVER && rows >= 0 && rows < crossover &&
-           large_rule_on(min_rows, min_bytes);
+           large_rule_on(min_rows, min_bytes) &&
+           (min_bytes >= 0 || large_crossover(op) != VSG_NO_CROSSOVER);
 }
 
-/* The input's estimated WKB bytes where its rows are large, else -1. */
+/* The estimated WKB bytes of the layers whose rows are large (their
+ * sample's average times their rows), -1 where none is. */
 static int64_t large_bytes(const vsg_dispatch_size *size)
 {
-    if (size->sample_rows <= 0 || size->input_rows <= 0)
-        return -1;
-    int64_t per_row = size->sample_bytes / size->sample_rows;
-    if (per_row < VSG_LARGE_ROW_BYTES)
-        return -1;
-    return per_row > INT64_MAX / size->input_rows ? INT64_MAX : per_row * size->input_rows;
+    int64_t total = -1;
+    for (int l = 0; l < 2; l++) {
+        int64_t n = size->sample_rows[l], rows = size->layer_rows[l];
+        if (n <= 0 || rows <= 0 || size->sample_bytes[l] / n < VSG_LARGE_ROW_BYTES)
+            continue;
+        int64_t per_row = size->sample_bytes[l] / n;
+        int64_t b = per_row > INT64_MAX / rows ? INT64_MAX : per_row * rows;
+        total = total < 0 ? b : (b > INT64_MAX - total ? INT64_MAX : total + b);
+    }
+    return total;
 }
 
 void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, const vsg_dispatch_size *size,
@@ -266,7 +296,7 @@ void vsg_dispatch_decide(vsg_exec_mode mode, vsg_operation op, const vsg_dispatc
         }
         if (input_rows >= 0 && input_rows < crossover) {
             int64_t big = large_rule_on(min_rows, min_bytes) ? large_bytes(size) : -1;
-            int64_t big_crossover = min_bytes >= 0 ? min_bytes : VSG_CROSSOVER_LARGE_BYTES;
+            int64_t big_crossover = min_bytes >= 0 ? min_bytes : large_crossover(op);
             if (big < 0) {
                 snprintf(out->reason, sizeof out->reason,
                          "%lld rows to read, below the GPU crossover of %lld rows for %s",

@@ -273,6 +273,28 @@ def test_auto_takes_the_pipeline_for_large_rows(nybb_gpkg, counties_gpkg):
     assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 1000000 rows for ST_Union"), md
 
 
+@pytest.mark.parametrize("op,measured", [("Intersection", 48 << 20), ("Clip", 24 << 20)])
+def test_large_rows_of_both_layers_add_up(nybb_gpkg, op, measured):
+    """The overlays size the method layer's rows too, and the large rows of
+    both layers add up: the boroughs against themselves are 2.4 MB of large
+    rows, so 2 MB takes the GPU where each layer's 1.2 MB would not. Each
+    operation has its own measured crossover (clip 24 MiB, intersection 48
+    MiB)."""
+    sql = "SELECT * FROM ST_%s(nybb, nybb)" % op
+    cuda = {"VSGPU_GPU_BACKEND": "CUDA"}
+    res = vu.run_vsgpu(nybb_gpkg, sql, config=cuda)
+    md = res["metadata"]
+    if "no CUDA engine" in md["FALLBACK_REASON"]:
+        pytest.skip("this build has no CUDA engine: no crossover")
+    assert md["SELECTED_RUNTIME"] == "CPU"
+    assert "below its crossover of %d bytes" % measured in md["FALLBACK_REASON"], md
+    res = vu.run_vsgpu(nybb_gpkg, sql, config=dict(cuda, VSGPU_GPU_MIN_BYTES="2M"))
+    md = res["metadata"]
+    if md["SELECTED_RUNTIME"] == "CPU":
+        assert "crossover" not in md["FALLBACK_REASON"], md
+        assert [m for m in res["errors"].warnings if vu.FALLBACK_RE.search(m)], res["errors"].errors
+
+
 def test_unsupported_rows_are_counted_not_lost(vsimem_dir):
     """GeometryCollections, nulls and empties on both sides go through the
     pipeline: the collections are searched on the CPU (counted), nothing is
