@@ -51,11 +51,11 @@ static void validate_task(void *vc, size_t g, int wid)
 {
     validate_ctx *v = vc;
     v->invalid[g] = 0;
+    if (v->why && v->why[g] == 0)
+        return;   /* proven valid by the screen */
     /* The bounds stage's element, on the host. Rows without usable
      * coordinates (null, empty, flagged) need no check: the kernel hands
      * the flagged ones to the CPU engine, which reads them itself. */
-    if (v->why && v->why[g] == 0)
-        return;   /* proven valid by the screen */
     double box[4];
     int64_t k0, k1;
     if (!vsg_geom_coords(&v->view, (int64_t)g, &k0, &k1))
@@ -232,6 +232,12 @@ vsg_status vsg_gpu_clip_rect(vsg_engine *e, const double rect[4], const vsg_wkb_
     size_t n = input->count;
     if (!e->opts.gpu.enabled)
         return VSG_OK;
+    if (e->gpu && e->gpu->broken) {
+        /* a batch after the pipeline broke runs on the CPU engine, counted
+         * (by the acquire), and is not decoded for nothing */
+        (void)vsg_gpu_acquire_rows(e, (int64_t)n, &st);
+        return st;
+    }
     rect_run r;
     memset(&r, 0, sizeof r);
     vsg_columnar_init(&r.host);
