@@ -31,15 +31,19 @@ std::string CaretLines(const char *sql, int line, int column)
 }
 
 /* The WKB bytes of a layer's first rows, for AUTO's large-rows rule
- * (vsgpu_dispatch.h): at most VSG_DISPATCH_SAMPLE_ROWS features, read
+ * (vsgpu_dispatch.h): at most VSG_DISPATCH_SAMPLE_ROWS features, and no
+ * more once they hold kSampleBytes (rows of 10^6 vertices would cost
+ * their parse for nothing: a few already say the rows are large), read
  * quietly (what they would say is said again when the statement reads
  * them) and the layer rewound. */
+constexpr int64_t kSampleBytes = int64_t(4) << 20;
+
 void SampleRows(OGRLayer *layer, int64_t *sample_rows, int64_t *sample_bytes)
 {
     CPLErrorStateBackuper keep;
     CPLPushErrorHandler(CPLQuietErrorHandler);
     layer->ResetReading();
-    for (int i = 0; i < VSG_DISPATCH_SAMPLE_ROWS; ++i)
+    for (int i = 0; i < VSG_DISPATCH_SAMPLE_ROWS && *sample_bytes < kSampleBytes; ++i)
     {
         std::unique_ptr<OGRFeature> f(layer->GetNextFeature());
         if (!f)
