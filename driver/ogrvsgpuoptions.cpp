@@ -366,30 +366,21 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             return true;
         }
         case Kind::MinRows:
-        {
-            if (EQUAL(v, "MEASURED"))
-            {
-                o->gpu_min_rows = -1;
-                return true;
-            }
-            GIntBig n = 0;
-            if (!ParseBytes(v, &n) || strpbrk(v, "KkMmGgBb.") != nullptr)
-                return Invalid(d, origin, v, "MEASURED or a number of rows (0, 1, ...)");
-            o->gpu_min_rows = n;
-            return true;
-        }
         case Kind::MinBytes:
         {
+            const bool rows = d.kind == Kind::MinRows;
+            GIntBig *to = rows ? &o->gpu_min_rows : &o->gpu_min_bytes;
             if (EQUAL(v, "MEASURED"))
             {
-                o->gpu_min_bytes = -1;
+                *to = -1;
                 return true;
             }
             GIntBig n = 0;
-            if (!ParseBytes(v, &n))
+            if (!ParseBytes(v, &n) || (rows && strpbrk(v, "KkMmGgBb.") != nullptr))
                 return Invalid(d, origin, v,
-                               "MEASURED or a number of bytes, optionally with K, M or G");
-            o->gpu_min_bytes = n;
+                               rows ? "MEASURED or a number of rows (0, 1, ...)"
+                                    : "MEASURED or a number of bytes, optionally with K, M or G");
+            *to = n;
             return true;
         }
         case Kind::Dialect: /* a dataset setting: ResolveDialect() */

@@ -67,6 +67,14 @@ one() {   # wl eng dir tag cfg...
   echo "$wl $tag wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   grep -h "Arrow stream\|its stream read" $w/run-$wl-$tag.log | head -3
 }
+# copy_floor wl out [VAR=value ...]: the copy floor's ogr2ogr, the
+# statement's input layer (for the counties' overlays the method layer
+# too) into out, under the given environment
+copy_floor() {
+  local wl=$1 out=$2; shift 2
+  if [ -z "${LYR[$wl]:-}" ]; then env "$@" ogr2ogr -f GPKG $out ${SRC[$wl]} states counties -lco SPATIAL_INDEX=NO
+  else env "$@" ogr2ogr -f GPKG $out ${SRC[$wl]} ${LYR[$wl]} -nln result -lco SPATIAL_INDEX=NO; fi
+}
 {
 for wl in $WLS; do
   g=(--config VSGPU_EXECUTION_MODE GPU)
@@ -82,8 +90,7 @@ for wl in $WLS; do
   # the copy floor: the statement's input layer (and for the clip its method layer too)
   for r in 1 2; do
     rm -f $w/copy.gpkg; t0=$(date +%s.%N)
-    if [ -z "${LYR[$wl]:-}" ]; then ogr2ogr -f GPKG $w/copy.gpkg ${SRC[$wl]} states counties -lco SPATIAL_INDEX=NO
-    else ogr2ogr -f GPKG $w/copy.gpkg ${SRC[$wl]} ${LYR[$wl]} -nln result -lco SPATIAL_INDEX=NO; fi
+    copy_floor $wl $w/copy.gpkg
     echo "$wl copy-$r wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   done
 done
@@ -108,7 +115,7 @@ while read -r name f lyr x0 y0 x1 y1; do
   done
   for r in 1 2; do
     rm -f $w/copy.gpkg; t0=$(date +%s.%N)
-    ogr2ogr -f GPKG $w/copy.gpkg $f $lyr -nln result -lco SPATIAL_INDEX=NO
+    copy_floor $name $w/copy.gpkg
     echo "$name copy-$r wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   done
 done < <([ "${RECTS:-0}" = 1 ] && cat $w/rects.txt)
@@ -128,8 +135,7 @@ for wl in ${STAMPS:-}; do
   for eng in gpu cpu copy; do
     rm -f $w/o-stamps.gpkg; t0=$(date +%s.%N)
     if [ $eng = copy ]; then
-      if [ -z "${LYR[$wl]:-}" ]; then GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG $w/o-stamps.gpkg ${SRC[$wl]} states counties -lco SPATIAL_INDEX=NO > $w/stamps.log 2>&1
-      else GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG $w/o-stamps.gpkg ${SRC[$wl]} ${LYR[$wl]} -nln result -lco SPATIAL_INDEX=NO > $w/stamps.log 2>&1; fi
+      copy_floor $wl $w/o-stamps.gpkg GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON > $w/stamps.log 2>&1
     else
       GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-stamps.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" \
         --config VSGPU_EXECUTION_MODE ${eng^^} > $w/stamps.log 2>&1

@@ -154,35 +154,42 @@ static void probe_cuda(void)
 
 /* The operations with a GPU pipeline, and their crossovers (rows; bytes
  * of large rows). */
-static const struct {
+typedef struct {
     vsg_operation operation;
     int64_t crossover;
     int64_t large_bytes;
-} pipelines[] = {
+} pipeline_entry;
+
+static const pipeline_entry pipelines[] = {
     {VSG_OP_CLIP_RECT, VSG_CROSSOVER_CLIP_RECT_ROWS, VSG_NO_CROSSOVER},
     {VSG_OP_INTERSECTION, VSG_CROSSOVER_OVERLAY_ROWS, VSG_CROSSOVER_LARGE_BYTES},
     {VSG_OP_CLIP, VSG_CROSSOVER_OVERLAY_ROWS, VSG_CROSSOVER_CLIP_LARGE_BYTES},
     {VSG_OP_UNION, VSG_CROSSOVER_UNION_ROWS, VSG_CROSSOVER_LARGE_BYTES},
 };
 
+/* The operation's entry, or NULL when it has no pipeline. The pipeline
+ * exists in every build; only the CUDA backend needs CUDA. */
+static const pipeline_entry *pipeline_of(vsg_operation operation)
+{
+    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+        if (operation == pipelines[i].operation)
+            return &pipelines[i];
+    return NULL;
+}
+
+/* The operation's crossover in rows, or -1 when it has no pipeline. */
+static int64_t pipeline_crossover(vsg_operation operation)
+{
+    const pipeline_entry *p = pipeline_of(operation);
+    return p ? p->crossover : -1;
+}
+
 /* The operation's crossover in bytes of large rows (VSG_NO_CROSSOVER:
  * none). */
 static int64_t large_crossover(vsg_operation operation)
 {
-    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (operation == pipelines[i].operation)
-            return pipelines[i].large_bytes;
-    return VSG_NO_CROSSOVER;
-}
-
-/* The operation's crossover, or -1 when it has no pipeline. The pipeline
- * exists in every build; only the CUDA backend needs CUDA. */
-static int64_t pipeline_crossover(vsg_operation operation)
-{
-    for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
-        if (operation == pipelines[i].operation)
-            return pipelines[i].crossover;
-    return -1;
+    const pipeline_entry *p = pipeline_of(operation);
+    return p ? p->large_bytes : VSG_NO_CROSSOVER;
 }
 
 int64_t vsg_dispatch_crossover(vsg_operation operation)
@@ -229,9 +236,9 @@ static int64_t large_bytes(const vsg_dispatch_size *size)
     int64_t total = -1;
     for (int l = 0; l < 2; l++) {
         int64_t n = size->sample_rows[l], rows = size->layer_rows[l];
-        if (n <= 0 || rows <= 0 || size->sample_bytes[l] / n < VSG_LARGE_ROW_BYTES)
+        int64_t per_row = n > 0 ? size->sample_bytes[l] / n : 0;
+        if (rows <= 0 || per_row < VSG_LARGE_ROW_BYTES)
             continue;
-        int64_t per_row = size->sample_bytes[l] / n;
         int64_t b = per_row > INT64_MAX / rows ? INT64_MAX : per_row * rows;
         total = total < 0 ? b : (b > INT64_MAX - total ? INT64_MAX : total + b);
     }
