@@ -15,8 +15,9 @@
 # profiles (STEPS; ":noscreen" with VSGPU_VALID_SCREEN=NO), base and new,
 # their JSON kept; pytest on CUDA (TESTS=0: neither test set, for a
 # second run in one call); STAMPS: workloads whose GPU, CPU and copy runs
-# are timed once more with GDAL's timestamped debug messages. Logs, traces
-# under $OUT.
+# are timed once more with GDAL's timestamped debug messages; EXITS:
+# workloads whose GPU runs are timed with and without VSGPU_GPU_FAST_EXIT.
+# Logs, traces under $OUT.
 cd "$(dirname "$0")/.."
 here=$PWD
 mkdir -p /opt/gdal-rt /opt/py-rt /tmp/base/gdalplugins
@@ -40,9 +41,9 @@ cat "$OUT/ctests.log"
 fi
 gen() { [ -d $w/$1 ] || python3 bench/workloads/generate.py --scale tiled --out $w/$1 --tiled-vertices 10000000 --only $2 >> $w/gen.log 2>&1; }
 gen wl tiled_counties_x_states
-case " $WLS " in *" overlap "*) gen wlo tiled_overlap;; esac
-case " $WLS " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
-case " $WLS " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} " in *" overlap "*) gen wlo tiled_overlap;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
 declare -A SRC=([by_state]=$(ls $w/wl/tiled_*.gpkg | head -1) [nation]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [states_clip]=$(ls $w/wl/tiled_*.gpkg | head -1) [intersection]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [counties_clip]=$(ls $w/wl/tiled_*.gpkg | head -1)
@@ -143,6 +144,35 @@ for wl in ${STAMPS:-}; do
     t1=$(date +%s.%N)
     echo "== stamps $wl $eng wall_s=$(awk "BEGIN{print $t1-$t0}") started $t0 ended $t1"
     grep -v -E "GPKG: (Filter|ResetStatement|finalize)|^\s*$" $w/stamps.log | cut -c1-200 | head -80
+  done
+done
+# EXITS: the new build's GPU statement with the primary context held to
+# the process's end (VSGPU_GPU_FAST_EXIT=YES) and torn down by the CUDA
+# runtime (NO), interleaved, 3 times each: the wall, and the exit (from
+# GDALDestroy's timestamped message to the process's end)
+for wl in ${EXITS:-}; do
+  for r in 1 2 3; do
+    for fx in NO YES; do
+      rm -f $w/o-exit.gpkg; t0=$(date +%s.%N)
+      GDAL_DRIVER_PATH=$new CPL_DEBUG=ON CPL_TIMESTAMP=ON ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-exit.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" \
+        --config VSGPU_EXECUTION_MODE GPU --config VSGPU_GPU_FAST_EXIT $fx > $w/exit.log 2>&1 || echo "$wl exit run failed"
+      t1=$(date +%s.%N)
+      python3 - "$wl" "$fx" "$t0" "$t1" $w/exit.log <<'PY'
+import re, sys, time
+wl, fx, t0, t1, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+def stamp(line):   # "[Sat Nov 28 03:22:26 2026].5067, ..." -> seconds since the epoch
+    m = re.match(r"\[(\w+ \w+ +\d+ [\d:]+ \d+)\](\.\d+)", line)
+    return time.mktime(time.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")) + float(m.group(2)) if m else None
+lines = open(log, errors="replace").read().splitlines()
+first = next((stamp(l) for l in lines if stamp(l)), None)
+last = next((stamp(l) for l in reversed(lines) if "GDALDestroy" in l), None)
+sel = next((stamp(l) for l in lines if "selected GPU" in l), None)
+if first is None or last is None:
+    print("exit %s FAST_EXIT=%s wall_s=%.3f (no stamps)" % (wl, fx, t1 - t0))
+else:
+    print("exit %s FAST_EXIT=%s wall_s=%.3f start_s=%.3f exit_s=%.3f dispatch_at=%.3f" % (wl, fx, t1 - t0, first - t0, t1 - last, (sel or first) - first))
+PY
+    done
   done
 done
 # the timelines of the traces that have spans (builds from ec40698 on)

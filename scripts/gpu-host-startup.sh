@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Where a GPU statement's fixed cost goes, on the GPU host (carried .device,
-# see gpu-host-prepare.sh). Prints: persistence mode; the CUDA driver's own
-# start-up (cuInit, primary context) timed through libcuda with ctypes; and
-# one small ST_ClipByRect through ogr2ogr in CPU and GPU modes with GDAL's
-# debug messages time-stamped (CPL_TIMESTAMP), 3 runs each.
+# see gpu-host-prepare.sh). Prints: persistence mode; the parts of CUDA's
+# fixed cost (the driver's start, the primary context, the warm-up, the
+# statement's context, and the exit each way: VSGPU_GPU_FAST_EXIT's held
+# context, the runtime's teardown, no exit handler at all); and one small
+# ST_ClipByRect through ogr2ogr in CPU and GPU modes with GDAL's debug
+# messages time-stamped (CPL_TIMESTAMP), 3 runs each.
 set -u
 mkdir -p /opt/gdal-rt
 [ -x /opt/gdal-rt/bin/ogr2ogr ] || tar xJf .device/gdal-rt.tar.xz -C /opt/gdal-rt
@@ -11,17 +13,31 @@ mkdir -p /opt/gdal-rt
 . /opt/gdal-rt/env.sh
 export GDAL_DRIVER_PATH=$PWD/.device/build/gdalplugins
 nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv
-for i in 1 2 3; do
-python3 - <<'PY'
-import ctypes, time
-t0 = time.perf_counter(); cu = ctypes.CDLL("libcuda.so.1"); t1 = time.perf_counter()
-rc = cu.cuInit(0); t2 = time.perf_counter()
-dev = ctypes.c_int(); cu.cuDeviceGet(ctypes.byref(dev), 0)
-ctx = ctypes.c_void_p(); rc2 = cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev); t3 = time.perf_counter()
-rc3 = cu.cuDevicePrimaryCtxRelease(dev); t4 = time.perf_counter()
-print("libcuda: dlopen %.3f s, cuInit %.3f s (rc %d), primary context %.3f s (rc %d), release %.3f s"
-      % (t1 - t0, t2 - t1, rc, t3 - t2, rc2, t4 - t3))
+# The parts of CUDA's fixed cost in one process (bench/tools/vsgbench_cuda_start.c),
+# each way of exiting, with no memory and with 4 GiB used: 3 runs each, interleaved
+for r in 1 2 3; do
+  for bytes in 0 4294967296; do
+    for mode in teardown hold quick; do
+      t0=$(date +%s.%N)
+      out=$(.device/build/bench/vsgbench_cuda_start $mode $bytes 2>&1)
+      t1=$(date +%s.%N)
+      python3 - "$mode" "$bytes" "$t0" "$t1" "$out" <<'PY'
+import sys
+mode, nbytes, t0, t1, out = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+parts, start, end = [], None, None
+for line in out.splitlines():
+    f = line.split()
+    if f[:1] == ["part"]: parts.append("%s %s" % (f[1], f[2]))
+    elif f[:1] == ["start"]: start = float(f[1])
+    elif f[:1] == ["end"]: end = float(f[1])
+if start is None or end is None:
+    print("probe %s %d GiB failed: %s" % (mode, nbytes >> 30, out.strip()[:200]))
+else:
+    print("probe %-8s %d GiB: load %.3f | %s | exit %.3f | wall %.3f"
+          % (mode, nbytes >> 30, start - t0, " ".join(parts), t1 - end, t1 - t0))
 PY
+    done
+  done
 done
 sql="SELECT * FROM ST_ClipByRect(counties, -80, 35, -75, 40)"
 for mode in CPU GPU CPU GPU CPU GPU; do
