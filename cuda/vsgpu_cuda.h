@@ -35,10 +35,8 @@ int vsg_cuda_probe_quick(char *msg, size_t msg_len);
 
 /* Starts CUDA on a helper thread (once per process) so that its start-up
  * overlaps with other work; vsg_cuda_warmup_wait joins it. Both are safe to
- * call any number of times, and without a driver. hold_context: keep the
- * primary context for the process's life, so that the kernel driver, not
- * the CUDA runtime, tears it down at exit (VSGPU_GPU_FAST_EXIT). */
-void vsg_cuda_warmup_start(int device, int hold_context);
+ * call any number of times, and without a driver. */
+void vsg_cuda_warmup_start(int device);
 void vsg_cuda_warmup_wait(void);
 
 typedef struct vsg_gpu vsg_gpu;

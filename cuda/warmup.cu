@@ -9,18 +9,9 @@
  * One warm-up per process (the primary context then stays for later
  * statements); the thread is joined, never detached, so no CUDA call is in
  * flight when the process exits.
- *
- * Held context (VSGPU_GPU_FAST_EXIT, default YES): the thread also takes a
- * reference of its own to the device's primary context, never given back.
- * At process exit the CUDA runtime then drops its reference without
- * destroying the context in user space, and the kernel driver reclaims it
- * with the process (scripts/gpu-host-startup.sh times both exits). The
- * driver API is reached through cudaGetDriverEntryPointByVersion, so the
- * plugin still links no libcuda and loads where there is no driver.
  */
 #include <pthread.h>
 
-#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include "vsgpu_cuda.h"
@@ -36,44 +27,12 @@ pthread_t g_thread;
 bool g_started = false;   /* a thread was started and not yet joined */
 bool g_done = false;      /* warm-up ran (or was tried) in this process */
 int g_device = 0;
-int g_hold = 0;           /* hold the primary context (see above) */
-
-/* A driver API entry point, or nullptr. */
-void *driver_fn(const char *name)
-{
-    void *fn = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-        cudaGetLastError();
-        return nullptr;
-    }
-    return fn;
-}
-
-/* One more reference to the primary context current on this thread (the
- * runtime's, after cudaFree(nullptr)), for the life of the process. Silent
- * on failure: the process then exits as CUDA's default. */
-void hold_primary_context()
-{
-    typedef CUresult (*device_fn)(CUdevice *);
-    typedef CUresult (*retain_fn)(CUcontext *, CUdevice);
-    device_fn ctx_device = (device_fn)driver_fn("cuCtxGetDevice");
-    retain_fn retain = (retain_fn)driver_fn("cuDevicePrimaryCtxRetain");
-    CUdevice dev = 0;
-    CUcontext ctx = nullptr;
-    if (ctx_device && retain && ctx_device(&dev) == CUDA_SUCCESS)
-        (void)retain(&ctx, dev);
-}
 
 void *warm(void *)
 {
     /* Errors are not reported here: vsg_gpu_open repeats these calls and
      * reports whatever fails. */
     if (cudaSetDevice(g_device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess) {
-        if (g_hold)
-            hold_primary_context();
         vsg_launch_ref_preload();
         vsg_launch_cov_preload();
         vsg_launch_arr_preload();
@@ -84,13 +43,12 @@ void *warm(void *)
 }
 }  // namespace
 
-extern "C" void vsg_cuda_warmup_start(int device, int hold_context)
+extern "C" void vsg_cuda_warmup_start(int device)
 {
     pthread_mutex_lock(&g_lock);
     if (!g_done && !g_started)
     {
         g_device = device;
-        g_hold = hold_context;
         g_started = pthread_create(&g_thread, nullptr, warm, nullptr) == 0;
         g_done = true;
     }

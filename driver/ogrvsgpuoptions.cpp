@@ -98,9 +98,6 @@ const Decl kOptions[] = {
      "On GPU out of memory trim the pool, synchronise and retry"},
     {"GPU_MANAGED_MEMORY", "VSGPU_GPU_MANAGED_MEMORY", Kind::Bool, "NO", false,
      "Managed memory for data beyond GPU memory (slower)"},
-    {"GPU_FAST_EXIT", "VSGPU_GPU_FAST_EXIT", Kind::Bool, "YES", false,
-     "Leave the CUDA context to the driver at process exit instead of tearing it down "
-     "(NO: the CUDA runtime tears it down, as tools that check for leaks expect)"},
     {"NVTX", "VSGPU_NVTX", Kind::Bool, "NO", false,
      "NVTX ranges around GPU stages"},
     {"PROFILE_STEPS", "VSGPU_PROFILE_STEPS", Kind::Bool, "NO", false,
@@ -297,8 +294,6 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
                 o->gpu.managed = b ? 1 : 0;
             else if (EQUAL(d.name, "NVTX"))
                 o->gpu.nvtx = b ? 1 : 0;
-            else if (EQUAL(d.name, "GPU_FAST_EXIT"))
-                o->gpu.fast_exit = b ? 1 : 0;
             else if (EQUAL(d.name, "PROFILE_STEPS"))
                 o->gpu.steps = b ? 1 : 0;
             else if (EQUAL(d.name, "PROGRESS"))

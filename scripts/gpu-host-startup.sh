@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv
 # each way of exiting, with no memory and with 4 GiB used: 3 runs each, interleaved
 for r in 1 2 3; do
   for bytes in 0 4294967296; do
-    for mode in teardown hold quick; do
+    for mode in teardown hold quick reset own; do
       t0=$(date +%s.%N)
       out=$(.device/build/bench/vsgbench_cuda_start $mode $bytes 2>&1)
       t1=$(date +%s.%N)

@@ -34,8 +34,6 @@ typedef struct {
                              with prefetch                                   */
     int nvtx;             /* VSGPU_NVTX: NVTX ranges around stages           */
     int steps;            /* VSGPU_PROFILE_STEPS: every step of a stage timed */
-    int fast_exit;        /* VSGPU_GPU_FAST_EXIT: the primary context held to
-                             the process's end (cuda/warmup.cu)              */
 } vsg_gpu_settings;
 
 /* Step marks kept between two flushes of the profile (VSGPU_PROFILE_STEPS):
@@ -50,7 +48,6 @@ static inline void vsg_gpu_settings_init(vsg_gpu_settings *s)
     s->managed = 0;
     s->nvtx = 0;
     s->steps = 0;
-    s->fast_exit = 1;
 }
 
 /* The memory pool of a backend over its life. */

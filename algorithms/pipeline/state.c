@@ -148,7 +148,7 @@ void vsg_gpu_prestart(vsg_engine *e)
 {
 #ifdef VSGPU_HAVE_CUDA
     if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
-        vsg_cuda_warmup_start(e->opts.gpu.settings.device, e->opts.gpu.settings.fast_exit);
+        vsg_cuda_warmup_start(e->opts.gpu.settings.device);
 #else
     (void)e;
 #endif
