@@ -642,6 +642,47 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
     }
 }
 
+/* Item i of NODING_NEXT: segments i and i + 1. Most are two consecutive
+ * segments of a ring, in its order (i ends where i + 1 starts) or in
+ * reverse (i + 1 ends where i starts; R keeps a reversed ring reversed in
+ * place), that turn where they meet: then they meet only there, which
+ * vsg_cov_noding would find with four orientation tests, and one says so.
+ * The rest (collinear, of two rings or groups, a repeated point) take
+ * vsg_cov_noding. */
+VSG_HD void vsg_cov_noding_next(const vsg_cov_r *R, int64_t i, uint32_t *bad)
+{
+    const int64_t j = i + 1;
+    if (R->group[i] == R->group[j]) {
+        int o = VSG_ORIENT_UNCERTAIN;
+        if (vsg_cov_same(R->bx[i], R->by[i], R->ax[j], R->ay[j]))
+            o = vsg_orient2d(R->ax[i], R->ay[i], R->bx[i], R->by[i], R->bx[j], R->by[j]);
+        else if (vsg_cov_same(R->ax[i], R->ay[i], R->bx[j], R->by[j]))
+            o = vsg_orient2d(R->ax[i], R->ay[i], R->bx[i], R->by[i], R->ax[j], R->ay[j]);
+        if (o == VSG_ORIENT_CW || o == VSG_ORIENT_CCW)
+            return;
+    }
+    vsg_cov_noding(R, i, j, bad);
+}
+
+/* Item k of NODING_SELF_CHUNKS (the CPU engine's own backend): the pairs
+ * of chunk k's segments that NODING_SELF's items test, with each
+ * segment's box taken once. Work: at most VSG_COV_CHUNK^2. */
+VSG_HD int64_t vsg_cov_noding_chunk_self(const vsg_cov_r *R, const int64_t *start, int64_t k,
+                                         uint32_t *bad)
+{
+    int64_t j0 = start[k], n = start[k + 1] - j0;
+    double b[VSG_COV_CHUNK][4];
+    if (n > VSG_COV_CHUNK)
+        n = VSG_COV_CHUNK;   /* never: chunks are at most that long */
+    for (int64_t q = 0; q < n; q++)
+        vsg_cov_seg_box(R, j0 + q, b[q]);
+    for (int64_t q = 0; q < n; q++)
+        for (int64_t r = q + 2; r < n; r++)
+            if (vsg_box_meets(b[q], b[r]))
+                vsg_cov_noding(R, j0 + q, j0 + r, bad);
+    return n * n;
+}
+
 /* Item i of NODING_SELF: segment i against the later ones of its chunk,
  * which ends at j1. */
 VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, int64_t j1, uint32_t *bad)
@@ -672,6 +713,43 @@ VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
         return 1;
     vsg_cov_noding_run(R, i, a, j0, j1, bad);
     return j1 - j0;
+}
+
+/* Item q of NODING_PAIRS (the CPU engine's own backend): chunk pair
+ * (pa[q], pb[q]) whole. Two segments whose boxes meet do so inside the
+ * overlap o of their chunks' boxes, so only the segments of each chunk
+ * whose box meets o are paired: the same pairs as NODING_CHUNKS's items,
+ * tested once each, for one pass over each chunk where NODING_CHUNKS
+ * reads the second chunk once per segment of the first. Work: at most
+ * 2 * VSG_COV_CHUNK box tests and VSG_COV_CHUNK^2 pairs. */
+VSG_HD int64_t vsg_cov_noding_pair(const vsg_cov_r *R, const int64_t *start,
+                                   const double *cbox, const int64_t *pa, const int64_t *pb,
+                                   int64_t q, uint32_t *bad)
+{
+    int64_t ka = pa[q], kb = pb[q];
+    const double *A = cbox + 4 * ka, *B = cbox + 4 * kb;
+    double o[4] = {fmax(A[0], B[0]), fmax(A[1], B[1]), fmin(A[2], B[2]), fmin(A[3], B[3])};
+    int64_t js[VSG_COV_CHUNK], work = 0;
+    double jb[VSG_COV_CHUNK][4], a[4];
+    int nj = 0;
+    for (int64_t j = start[kb]; j < start[kb + 1] && nj < VSG_COV_CHUNK; j++) {
+        vsg_cov_seg_box(R, j, jb[nj]);
+        if (vsg_box_meets(jb[nj], o))
+            js[nj++] = j;
+    }
+    work += start[kb + 1] - start[kb];
+    for (int64_t i = start[ka]; nj > 0 && i < start[ka + 1]; i++) {
+        vsg_cov_seg_box(R, i, a);
+        work++;
+        if (!vsg_box_meets(a, o))
+            continue;
+        for (int k = 0; k < nj; k++) {
+            work++;
+            if (js[k] != i + 1 && vsg_box_meets(a, jb[k]))
+                vsg_cov_noding(R, i, js[k], bad);
+        }
+    }
+    return work;
 }
 
 /* ---- step 5: rings by pointer jumping ------------------------------------------

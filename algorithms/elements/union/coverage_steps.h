@@ -89,7 +89,6 @@ enum {
     VSG_COV_LINK,         /* R.n ...   */
     VSG_COV_PRED_COUNT,
     VSG_COV_PRED_CHECK,
-    VSG_COV_NODING,       /* n_pairs (of segments: the CPU engine's) */
     VSG_COV_NODING_NEXT,  /* R.n - 1   */
     VSG_COV_RUN_HEAD,     /* R.n       */
     VSG_COV_RUN_INIT,     /* R.n       */
@@ -130,7 +129,8 @@ enum {
     VSG_COV_CHUNK_BOX,    /* n_chunks  */
     VSG_COV_NODING_SELF,  /* R.n       */
     VSG_COV_NODING_CHUNKS, /* n_pairs * VSG_COV_CHUNK (chunk pairs, rows) */
-    VSG_COV_SEG_BOX,      /* R.n       */
+    VSG_COV_NODING_PAIRS, /* n_pairs (chunk pairs; the CPU engine's own backend) */
+    VSG_COV_NODING_SELF_CHUNKS, /* n_chunks (the CPU engine's own backend) */
     VSG_COV_N_STEPS
 };
 
@@ -246,17 +246,15 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_PRED_CHECK:
         vsg_cov_pred_check(R, i, c->next, c->preds, c->bad);
         return 1;
-    case VSG_COV_NODING:
-        vsg_cov_noding(R, c->pa[i], c->pb[i], c->bad);
-        return 1;
     case VSG_COV_NODING_CHUNKS:
         return vsg_cov_noding_chunks(R, c->c_start, c->c_box, c->pa, c->pb, i, c->bad);
-    case VSG_COV_SEG_BOX:
-        vsg_cov_seg_box(R, i, c->c_box + 4 * i);
-        return 1;
+    case VSG_COV_NODING_PAIRS:
+        return vsg_cov_noding_pair(R, c->c_start, c->c_box, c->pa, c->pb, i, c->bad);
     case VSG_COV_NODING_NEXT:   /* the pairs the other two leave out */
-        vsg_cov_noding(R, i, i + 1, c->bad);
+        vsg_cov_noding_next(R, i, c->bad);
         return 1;
+    case VSG_COV_NODING_SELF_CHUNKS:
+        return vsg_cov_noding_chunk_self(R, c->c_start, i, c->bad);
     case VSG_COV_NODING_SELF:   /* its chunk ends where chunk c_off[i] (+ 1 at a head) starts */
         return vsg_cov_noding_self(R, i, c->c_start[c->c_off[i] + c->c_head[i]], c->bad);
     case VSG_COV_CHUNK_HEAD:

@@ -151,8 +151,8 @@ done:
     return st;
 }
 
-/* The noding's pairs on the device: R's chunks (coverage.h, step 4), their
- * boxes joined with themselves, each pair of one group once. */
+/* The noding's pairs: R's chunks (coverage.h, step 4), their boxes joined
+ * with themselves, each pair of one group once. */
 static vsg_status chunk_pairs(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_pairs *p)
 {
     vsg_status st;
@@ -171,46 +171,37 @@ done:
     return st;
 }
 
-/* ... and on the CPU engine's own backend, whose one-pass join costs a
- * segment what the chunks' tests would cost it many times over: R's
- * segment boxes, each pair of one group once, but (i, i + 1). */
-static vsg_status segment_pairs(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, vsg_pairs *p)
-{
-    vsg_status st;
-    TRY(get(x, s, (size_t)c->R.n * 4 * F64, &c->c_box));
-    TRY(step(x, c, VSG_COV_SEG_BOX, c->R.n));
-    TRY(vsg_stage_candidates_grouped(x, c->c_box, c->R.group, c->R.n, 2, 0, p));
-done:
-    return st;
-}
-
 /* The noding (coverage.h, step 4): every pair of R's segments of one
  * group whose boxes meet, each once (i < j), in no order (each is tested
- * alone, and only marks its group). The joins take pairs of one group
- * only: neighbours of two groups share their boundaries, so most pairs
- * whose boxes meet are of two groups, and none of them is wanted. R's
+ * alone, and only marks its group). The chunks' join takes pairs of one
+ * group only: neighbours of two groups share their boundaries, so most
+ * pairs whose boxes meet are of two groups, and none of them is wanted.
+ * The pairs of a chunk pair are tested by one item per segment of its
+ * first chunk on the device, by one item per chunk pair on the CPU
+ * engine's own backend (each chunk's boxes taken once: a core pays per
+ * item what a device does not); likewise the pairs inside a chunk. R's
  * segments come in runs, so most segments' boxes meet the next one's:
  * those pairs (i, i + 1), met or not, are tested by one item each, not
- * found by either join. */
+ * found by the join. (The CPU engine joined R's segment boxes until
+ * rings of 15,000 segments, the NYC boroughs', made that join 0.2 s of
+ * a 0.7 s union: docs/benchmarks.md.) */
 static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t n = c->R.n;
     vsg_pairs p;
     memset(&p, 0, sizeof p);
-    const int by_chunks = !vsg_exec_host_plain(x);
-    TRY(by_chunks ? chunk_pairs(x, c, s, &p) : segment_pairs(x, c, s, &p));
+    TRY(chunk_pairs(x, c, s, &p));
     vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;
     c->pb = p.b;
     c->n_pairs = p.n;
-    if (by_chunks) {
-        st = step(x, c, VSG_COV_NODING_CHUNKS, p.n * VSG_COV_CHUNK);
-        if (st == VSG_OK)
-            st = step(x, c, VSG_COV_NODING_SELF, n);
-    } else {
-        st = step(x, c, VSG_COV_NODING, p.n);
-    }
+    const int host = vsg_exec_host_plain(x);
+    st = host ? step(x, c, VSG_COV_NODING_PAIRS, p.n)
+              : step(x, c, VSG_COV_NODING_CHUNKS, p.n * VSG_COV_CHUNK);
+    if (st == VSG_OK)
+        st = host ? step(x, c, VSG_COV_NODING_SELF_CHUNKS, c->n_chunks)
+                  : step(x, c, VSG_COV_NODING_SELF, n);
     if (st == VSG_OK && n > 1)
         st = step(x, c, VSG_COV_NODING_NEXT, n - 1);
     vsg_exec_stage_end(x, p.n + n, p.n);
