@@ -375,14 +375,24 @@ typedef struct {
     uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted   */
     int64_t *sidx, *eidx;        /* the segments behind them               */
     int64_t *spos, *epos;        /* where each segment's keys sorted to    */
+    uint8_t *smany, *emany;      /* 1: another segment's start (end) has
+                                    the same key as this one's            */
 } vsg_cov_r;
 
 /* spos[sidx[q]] = q, epos[eidx[q]] = q: a segment finds its own node's run
- * in the sorted keys without a search. */
+ * in the sorted keys without a search; smany and emany say whether that
+ * run holds more than the segment (a node of several segments, or keys
+ * that collide), so that vsg_cov_link can settle the rest from R's order
+ * alone. */
 VSG_HD void vsg_cov_r_pos(const vsg_cov_r *R, int64_t q)
 {
+    const int64_t n = R->n;
     R->spos[R->sidx[q]] = q;
     R->epos[R->eidx[q]] = q;
+    R->smany[R->sidx[q]] = (q > 0 && R->skey[q - 1] == R->skey[q]) ||
+                           (q + 1 < n && R->skey[q + 1] == R->skey[q]);
+    R->emany[R->eidx[q]] = (q > 0 && R->ekey[q - 1] == R->ekey[q]) ||
+                           (q + 1 < n && R->ekey[q + 1] == R->ekey[q]);
 }
 
 /* Segment j of R: group g, from a to b (interior on the left). */
@@ -499,6 +509,20 @@ VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int strict, int64_t *
 {
     int64_t g = R->group[j], outs[VSG_COV_MAX_DEGREE], ins[VSG_COV_MAX_DEGREE];
     double vx = R->bx[j], vy = R->by[j], dx = R->ax[j], dy = R->ay[j];
+    /* Most nodes have one segment in and one out, and R keeps a ring in
+     * order (or, reversed, in reverse): where j's end key is j's alone and
+     * the segment after j (or before it) starts there with a key of its
+     * own, that segment is the node's only one out, as the lookups below
+     * would find, without their reads all over the sorted keys. */
+    if (!R->emany[j]) {
+        for (int64_t k = j + 1, d = 0; d < 2; d++, k = j - 1)
+            if (k >= 0 && k < R->n && !R->smany[k] && R->group[k] == g &&
+                vsg_cov_same(R->ax[k], R->ay[k], vx, vy)) {
+                next[j] = k;
+                deg_end[j] = 1;
+                return 1;
+            }
+    }
     /* hints: the next segment of R usually continues j's input ring */
     int no = vsg_cov_at_node(R, 1, g, vx, vy, j + 1 < R->n ? R->spos[j + 1] : -1, outs);
     int ni = vsg_cov_at_node(R, 0, g, vx, vy, R->epos[j], ins);

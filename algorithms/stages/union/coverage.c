@@ -472,6 +472,8 @@ vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, i
     TRY(get(x, s, (size_t)n * I64, &R->eidx));
     TRY(get(x, s, (size_t)n * I64, &R->spos));
     TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(get(x, s, (size_t)n, &R->smany));
+    TRY(get(x, s, (size_t)n, &R->emany));
 done:
     return st;
 }
