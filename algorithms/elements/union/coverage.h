@@ -1030,9 +1030,27 @@ VSG_HD int64_t vsg_cov_pip_items(int64_t t, const int64_t *pr, const int64_t *pc
     return (segs + VSG_CHUNK_SEGS - 1) / VSG_CHUNK_SEGS;
 }
 
-/* Item u: one chunk of ring c against pair t's test point; the crossings
- * of the ray to +x (half-open in y) flip parity[t]. The point is not on c
- * (see VSG_COV_TP_MID). */
+/* The crossings of the ray from (px, py) to +x (half-open in y) with the
+ * segments [k0, k1) of a ring, mod 2. */
+VSG_HD uint32_t vsg_cov_pip_flips(const double *ox, const double *oy, int64_t k0, int64_t k1,
+                                  double px, double py)
+{
+    uint32_t flips = 0;
+    for (int64_t k = k0; k < k1; k++) {
+        double ux = ox[k], uy = oy[k], wx = ox[k + 1], wy = oy[k + 1];
+        if ((uy > py) == (wy > py))
+            continue;
+        if (ux < px && wx < px)
+            continue;
+        int o = vsg_orient2d(ux, uy, wx, wy, px, py);
+        if ((wy > uy && o == VSG_ORIENT_CCW) || (wy < uy && o == VSG_ORIENT_CW))
+            flips ^= 1u;
+    }
+    return flips;
+}
+
+/* Item u: one chunk of ring c against pair t's test point; its crossings
+ * flip parity[t]. The point is not on c (see VSG_COV_TP_MID). */
 VSG_HD int64_t vsg_cov_pip(int64_t u, const int64_t *item_off, int64_t n_pairs,
                            const int64_t *pr, const int64_t *pc, const double *tp_box,
                            const double *ox, const double *oy, const int64_t *ring_coord,
@@ -1046,19 +1064,26 @@ VSG_HD int64_t vsg_cov_pip(int64_t u, const int64_t *item_off, int64_t n_pairs,
     int64_t k0 = ring_coord[c] + (u - item_off[t]) * VSG_CHUNK_SEGS;
     int64_t k1 = k0 + VSG_CHUNK_SEGS < ring_coord[c + 1] - 1 ? k0 + VSG_CHUNK_SEGS
                                                               : ring_coord[c + 1] - 1;
-    uint32_t flips = 0;
-    for (int64_t k = k0; k < k1; k++) {
-        double ux = ox[k], uy = oy[k], wx = ox[k + 1], wy = oy[k + 1];
-        if ((uy > py) == (wy > py))
-            continue;
-        if (ux < px && wx < px)
-            continue;
-        int o = vsg_orient2d(ux, uy, wx, wy, px, py);
-        if ((wy > uy && o == VSG_ORIENT_CCW) || (wy < uy && o == VSG_ORIENT_CW))
-            flips ^= 1u;
-    }
-    if (flips)
+    if (vsg_cov_pip_flips(ox, oy, k0, k1, px, py))
         VSG_XOR_U32(parity + t, 1u);
+    return k1 - k0;
+}
+
+/* Item t of PIP_PAIRS (the CPU engine's own backend, whose items run one
+ * after another): pair t's parity over all of ring c at once, what
+ * PIP_ITEMS and PIP's items give, without PIP's search for its pair.
+ * Work: ring c's segments. */
+VSG_HD int64_t vsg_cov_pip_pair(int64_t t, const int64_t *pr, const int64_t *pc,
+                                const int64_t *ring_group, const double *tp_box,
+                                const double *ox, const double *oy, const int64_t *ring_coord,
+                                uint32_t *parity)
+{
+    int64_t r = pr[t], c = pc[t];
+    parity[t] = 0;
+    if (r == c || ring_group[r] != ring_group[c])
+        return 1;
+    int64_t k0 = ring_coord[c], k1 = ring_coord[c + 1] - 1;
+    parity[t] = vsg_cov_pip_flips(ox, oy, k0, k1, tp_box[4 * r], tp_box[4 * r + 1]);
     return k1 - k0;
 }
 

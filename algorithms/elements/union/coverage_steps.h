@@ -131,6 +131,7 @@ enum {
     VSG_COV_NODING_CHUNKS, /* n_pairs * VSG_COV_CHUNK (chunk pairs, rows) */
     VSG_COV_NODING_PAIRS, /* n_pairs (chunk pairs; the CPU engine's own backend) */
     VSG_COV_NODING_SELF_CHUNKS, /* n_chunks (the CPU engine's own backend) */
+    VSG_COV_PIP_PAIRS,    /* n_pairs (the CPU engine's own backend) */
     VSG_COV_N_STEPS
 };
 
@@ -351,6 +352,9 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
     case VSG_COV_PIP:
         return vsg_cov_pip(i, c->item_off, c->n_pairs, c->pa, c->pb, c->tp_box, c->ox, c->oy,
                            c->o_ring_coord, c->parity);
+    case VSG_COV_PIP_PAIRS:
+        return vsg_cov_pip_pair(i, c->pa, c->pb, c->o_group, c->tp_box, c->ox, c->oy,
+                                c->o_ring_coord, c->parity);
     case VSG_COV_WIND:
         vsg_cov_wind(i, c->pa, c->pb, c->parity, c->sign, c->depth, c->wind);
         return 1;

@@ -348,13 +348,18 @@ static vsg_status nesting(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     c->pa = p.a;
     c->pb = p.b;
     c->n_pairs = p.n;
-    TRY(get(x, s, (size_t)p.n * I64, &c->item_cnt));
-    TRY(get(x, s, (size_t)(p.n + 1) * I64, &c->item_off));
     TRY(get(x, s, (size_t)p.n * sizeof(uint32_t), &c->parity));
-    TRY(step(x, c, VSG_COV_PIP_ITEMS, p.n));
-    TRY(vsg_exec_scan_i64(x, c->item_cnt, c->item_off, p.n));
-    TRY(vsg_exec_read_i64(x, c->item_off + p.n, &items));
-    TRY(step(x, c, VSG_COV_PIP, items));
+    if (vsg_exec_host_plain(x)) {   /* one core: a pair's ring at once */
+        TRY(step(x, c, VSG_COV_PIP_PAIRS, p.n));
+        items = p.n;
+    } else {                        /* the device: a chunk per item */
+        TRY(get(x, s, (size_t)p.n * I64, &c->item_cnt));
+        TRY(get(x, s, (size_t)(p.n + 1) * I64, &c->item_off));
+        TRY(step(x, c, VSG_COV_PIP_ITEMS, p.n));
+        TRY(vsg_exec_scan_i64(x, c->item_cnt, c->item_off, p.n));
+        TRY(vsg_exec_read_i64(x, c->item_off + p.n, &items));
+        TRY(step(x, c, VSG_COV_PIP, items));
+    }
     TRY(step(x, c, VSG_COV_WIND, p.n));
     TRY(step(x, c, VSG_COV_WIND_CHECK, nq));
     TRY(step(x, c, VSG_COV_PARENT, p.n));

@@ -484,6 +484,17 @@ int main(void)
     RUN(work_is_bounded);
     RUN(broken_chain_is_bounded);
     RUN(device_matches_host);
+    /* the CPU engine's own backend: the same answers through its own
+     * noding and nesting steps (its items are not bounded: one core) */
+    g_plain_host = 1;
+    RUN(grid_into_one_square);
+    RUN(gap_becomes_hole);
+    RUN(corners_touching);
+    RUN(hole_touching_shell);
+    RUN(handed_back);
+    RUN(odd_members);
+    RUN(block_coverage_all_accepted);
+    RUN(random_coverages);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }

@@ -400,6 +400,13 @@ int main(void)
     RUN(random_coverages_too);
     RUN(work_is_bounded);
     RUN(device_matches_host);
+    /* the CPU engine's own backend (its own noding and nesting steps) */
+    g_plain_host = 1;
+    RUN(settles_hand_cases);
+    RUN(settles_runs_of_large_rings);
+    RUN(hands_back);
+    RUN(random_overlapping_sets);
+    RUN(random_coverages_too);
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }

@@ -83,6 +83,11 @@ typedef vsg_status (*union_stage)(vsg_exec *x, const vsg_col_view *in, const int
                                   int64_t n_groups, vsg_columnar *out, uint8_t *ok,
                                   uint32_t *why);
 
+/* Which host backend run_union takes: 0 the device-shaped one (the GPU
+ * pipeline's steps, item by item), 1 the CPU engine's own (plain: its
+ * own steps where a core wants other ones, vsg_exec_set_host_plain). */
+static int g_plain_host = 0;
+
 /* fn over m's members on a host backend; names: the trace stages whose
  * largest work item goes to rr->max_work (NULL-terminated). */
 static inline int run_union(union_stage fn, const char *const *names, const members *m,
@@ -95,6 +100,8 @@ static inline int run_union(union_stage fn, const char *const *names, const memb
     vsg_exec *x = NULL;
     if (vsg_columnar_from_wkb(&in, &col, &rep) != VSG_OK || vsg_exec_create_host(&x) != VSG_OK)
         return 0;
+    if (g_plain_host)
+        vsg_exec_set_host_plain(x);
     vsg_col_view v = vsg_columnar_view(&col);
     rr->n_groups = n_groups;
     rr->ok = calloc((size_t)n_groups + 1, 1);
