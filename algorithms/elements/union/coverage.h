@@ -498,6 +498,14 @@ VSG_HD int vsg_cov_at_node(const vsg_cov_r *R, int starts, int64_t g, double x, 
     return n;
 }
 
+/* Whether segment k of R exists, is of group g, starts at (x, y) and is
+ * the only segment whose start has its key. */
+VSG_HD int vsg_cov_sole_start(const vsg_cov_r *R, int64_t k, int64_t g, double x, double y)
+{
+    return k >= 0 && k < R->n && !R->smany[k] && R->group[k] == g &&
+           vsg_cov_same(R->ax[k], R->ay[k], x, y);
+}
+
 /* next[j]: the segment that follows j in its ring, the first leaving j's
  * end clockwise from j's reverse (the one that bounds j's interior
  * sector); deg_end[j]: the number of segments leaving that node. The node
@@ -515,13 +523,14 @@ VSG_HD int64_t vsg_cov_link(const vsg_cov_r *R, int64_t j, int strict, int64_t *
      * own, that segment is the node's only one out, as the lookups below
      * would find, without their reads all over the sorted keys. */
     if (!R->emany[j]) {
-        for (int64_t k = j + 1, d = 0; d < 2; d++, k = j - 1)
-            if (k >= 0 && k < R->n && !R->smany[k] && R->group[k] == g &&
-                vsg_cov_same(R->ax[k], R->ay[k], vx, vy)) {
-                next[j] = k;
-                deg_end[j] = 1;
-                return 1;
-            }
+        int64_t k = vsg_cov_sole_start(R, j + 1, g, vx, vy)   ? j + 1
+                    : vsg_cov_sole_start(R, j - 1, g, vx, vy) ? j - 1
+                                                              : -1;
+        if (k >= 0) {
+            next[j] = k;
+            deg_end[j] = 1;
+            return 1;
+        }
     }
     /* hints: the next segment of R usually continues j's input ring */
     int no = vsg_cov_at_node(R, 1, g, vx, vy, j + 1 < R->n ? R->spos[j + 1] : -1, outs);
@@ -1080,7 +1089,7 @@ VSG_HD int64_t vsg_cov_pip_pair(int64_t t, const int64_t *pr, const int64_t *pc,
 {
     int64_t r = pr[t], c = pc[t];
     parity[t] = 0;
-    if (r == c || ring_group[r] != ring_group[c])
+    if (vsg_cov_pip_items(t, pr, pc, ring_group, ring_coord) == 0)
         return 1;
     int64_t k0 = ring_coord[c], k1 = ring_coord[c + 1] - 1;
     parity[t] = vsg_cov_pip_flips(ox, oy, k0, k1, tp_box[4 * r], tp_box[4 * r + 1]);
