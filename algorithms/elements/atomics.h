@@ -27,6 +27,8 @@
 #define VSG_CAS_U64(p, cmp, v) \
     ((uint64_t)atomicCAS((unsigned long long *)(p), (unsigned long long)(cmp), \
                          (unsigned long long)(v)))
+#define VSG_CAS_U32(p, cmp, v) \
+    ((uint32_t)atomicCAS((unsigned int *)(p), (unsigned int)(cmp), (unsigned int)(v)))
 #define VSG_FETCH_ADD_U32(p, v) ((uint32_t)atomicAdd((unsigned int *)(p), (unsigned int)(v)))
 #else
 #define VSG_OR_U32(p, v) (*(p) |= (uint32_t)(v))
@@ -37,7 +39,15 @@
 #define VSG_MIN_U64(p, v) (*(p) = (uint64_t)(v) < *(p) ? (uint64_t)(v) : *(p))
 #define VSG_MAX_U64(p, v) (*(p) = (uint64_t)(v) > *(p) ? (uint64_t)(v) : *(p))
 #define VSG_CAS_U64(p, cmp, v) vsg_cas_u64_host((p), (cmp), (v))
+#define VSG_CAS_U32(p, cmp, v) vsg_cas_u32_host((p), (cmp), (v))
 #define VSG_FETCH_ADD_U32(p, v) vsg_fetch_add_u32_host((p), (v))
+static inline uint32_t vsg_cas_u32_host(uint32_t *p, uint32_t cmp, uint32_t v)
+{
+    uint32_t old = *p;
+    if (old == cmp)
+        *p = v;
+    return old;
+}
 static inline uint64_t vsg_cas_u64_host(uint64_t *p, uint64_t cmp, uint64_t v)
 {
     uint64_t old = *p;

@@ -18,10 +18,59 @@
 #include "core/profile.h"
 
 /* Host allocations carry their size in a header so that bytes_in_use and
- * the peak are exact, as the GPU pool's are. */
-typedef struct { size_t bytes; size_t pad; } host_hdr;   /* keeps 16-byte alignment */
+ * the peak are exact, as the GPU pool's are, and the size of the block
+ * behind them, for the cache below. */
+typedef struct { size_t bytes; size_t cap; } host_hdr;   /* keeps 16-byte alignment */
 
-static void host_close(vsg_exec *x) { (void)x; }
+/* ---- the block cache ------------------------------------------------------------
+ * Blocks of at least CACHE_MIN bytes are kept when freed, up to
+ * CACHE_BLOCKS of them and CACHE_BYTES in all, and given again to an
+ * allocation they fit without wasting half. The CPU engine runs a stage
+ * call per cache-sized batch (pipeline/coverage.c), each allocating the
+ * same arrays: from malloc, each array of more than glibc's mmap
+ * threshold was fresh pages, faulted in and unmapped again, and whether
+ * it was depended on the process's history (the tiled boroughs' union took
+ * 0.24 s or 0.40 s on one thread for that alone; docs/benchmarks.md). A
+ * cached block is not zeroed: no step reads what it did not write. */
+#define CACHE_MIN ((size_t)16 << 10)
+#define CACHE_BYTES ((size_t)256 << 20)
+
+static host_hdr *block_take(vsg_exec *x, size_t bytes)
+{
+    /* the block freed last that fits: the likeliest still in the core's
+     * cache */
+    for (int i = x->n_cache - 1; bytes >= CACHE_MIN && i >= 0; i--) {
+        host_hdr *h = x->cache[i];
+        if (h->cap >= bytes && h->cap / 2 <= bytes) {
+            memmove(x->cache + i, x->cache + i + 1, (size_t)(x->n_cache - 1 - i) * sizeof *x->cache);
+            x->n_cache--;
+            x->cache_bytes -= h->cap;
+            return h;
+        }
+    }
+    host_hdr *h = vsg_malloc(sizeof *h + bytes);
+    if (h)
+        h->cap = bytes;
+    return h;
+}
+
+static void block_put(vsg_exec *x, host_hdr *h)
+{
+    if (h->cap >= CACHE_MIN && x->n_cache < VSG_EXEC_HOST_CACHE &&
+        x->cache_bytes + h->cap <= CACHE_BYTES) {
+        x->cache[x->n_cache++] = h;
+        x->cache_bytes += h->cap;
+        return;
+    }
+    free(h);
+}
+
+static void host_close(vsg_exec *x)
+{
+    while (x->n_cache > 0)
+        free(x->cache[--x->n_cache]);
+    x->cache_bytes = 0;
+}
 
 static vsg_status host_alloc(vsg_exec *x, size_t bytes, void **out)
 {
@@ -34,7 +83,7 @@ static vsg_status host_alloc(vsg_exec *x, size_t bytes, void **out)
                              "(VSGPU_GPU_POOL_LIMIT), %lld in use",
                              bytes, (long long)x->host_limit, (long long)x->stats.bytes_in_use);
     }
-    host_hdr *h = vsg_malloc(sizeof *h + bytes);
+    host_hdr *h = block_take(x, bytes);
     if (!h) {
         x->stats.failed++;
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory (%zu bytes)", bytes);
@@ -52,7 +101,7 @@ static void host_free(vsg_exec *x, void *p)
 {
     host_hdr *h = (host_hdr *)p - 1;
     x->stats.bytes_in_use -= (int64_t)h->bytes;
-    free(h);
+    block_put(x, h);
 }
 
 static vsg_status host_memset(vsg_exec *x, void *p, int value, size_t bytes)
@@ -121,11 +170,16 @@ static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, 
 {
     if (n < 2 || key_bits == 0)
         return VSG_OK;
-    uint64_t *k2 = vsg_malloc((size_t)n * sizeof *k2);
-    int64_t *v2 = vsg_malloc((size_t)n * sizeof *v2);
+    /* the scratch is the cache's, outside the pool's accounting */
+    host_hdr *hk = block_take(x, (size_t)n * sizeof(uint64_t));
+    host_hdr *hv = block_take(x, (size_t)n * sizeof(int64_t));
+    uint64_t *k2 = hk ? (uint64_t *)(hk + 1) : NULL;
+    int64_t *v2 = hv ? (int64_t *)(hv + 1) : NULL;
     if (!k2 || !v2) {
-        free(k2);
-        free(v2);
+        if (hk)
+            block_put(x, hk);
+        if (hv)
+            block_put(x, hv);
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory sorting %lld items",
                              (long long)n);
     }
@@ -136,8 +190,8 @@ static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, 
     enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
     size_t *count = vsg_malloc((BUCKETS + 1) * sizeof *count);
     if (!count) {
-        free(k2);
-        free(v2);
+        block_put(x, hk);
+        block_put(x, hv);
         return vsg_exec_fail(x, VSG_ERR_NOMEM, "out of host memory sorting %lld items",
                              (long long)n);
     }
@@ -163,22 +217,32 @@ static vsg_status host_sort_u64_i64(vsg_exec *x, uint64_t *keys, int64_t *vals, 
         memcpy(keys, ks, (size_t)n * sizeof *keys);
         memcpy(vals, vs, (size_t)n * sizeof *vals);
     }
-    free(k2);
-    free(v2);
+    block_put(x, hk);
+    block_put(x, hv);
     return VSG_OK;
 }
 
+/* A stage begun again before the flush adds to its record (the profile
+ * adds records of one name anyway): a backend kept for many calls, as
+ * the CPU engine's workers keep theirs, needs a record per stage, not
+ * per call. */
 static void host_stage_begin(vsg_exec *x, const char *stage)
 {
-    if (x->n_stages >= VSG_EXEC_MAX_STAGES)
-        return;   /* the trace loses detail, never the run */
-    vsg_exec_stage_rec *r = &x->stages[x->n_stages];
-    memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "%s", stage);
+    int i = 0;
+    while (i < x->n_stages && strncmp(x->stages[i].name, stage, sizeof x->stages[i].name - 1))
+        i++;
+    if (i == x->n_stages) {
+        if (x->n_stages >= VSG_EXEC_MAX_STAGES)
+            return;   /* the trace loses detail, never the run */
+        memset(&x->stages[i], 0, sizeof x->stages[i]);
+        snprintf(x->stages[i].name, sizeof x->stages[i].name, "%s", stage);
+        x->n_stages++;
+    }
+    vsg_exec_stage_rec *r = &x->stages[i];
     r->t0 = vsg_now_s();
     r->h2d0 = x->stats.bytes_h2d;
     r->d2h0 = x->stats.bytes_d2h;
-    x->open_stage = x->n_stages++;
+    x->open_stage = i;
 }
 
 static void host_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
@@ -186,11 +250,11 @@ static void host_stage_end(vsg_exec *x, int64_t rows_in, int64_t rows_out)
     if (x->open_stage < 0)
         return;
     vsg_exec_stage_rec *r = &x->stages[x->open_stage];
-    r->elapsed_s = vsg_now_s() - r->t0;
-    r->rows_in = rows_in;
-    r->rows_out = rows_out;
-    r->bytes_h2d = x->stats.bytes_h2d - r->h2d0;
-    r->bytes_d2h = x->stats.bytes_d2h - r->d2h0;
+    r->elapsed_s += vsg_now_s() - r->t0;
+    r->rows_in += rows_in;
+    r->rows_out += rows_out;
+    r->bytes_h2d += x->stats.bytes_h2d - r->h2d0;
+    r->bytes_d2h += x->stats.bytes_d2h - r->d2h0;
     x->open_stage = -1;
 }
 

@@ -10,6 +10,7 @@
 
 #define VSG_EXEC_MAX_STAGES 64
 #define VSG_EXEC_MAX_WORK 32
+#define VSG_EXEC_HOST_CACHE 64
 
 typedef struct {
     char name[48];
@@ -30,6 +31,11 @@ struct vsg_exec {
     vsg_gpu_stats stats;   /* host backend; the GPU's come from cuda/     */
     int64_t host_limit;     /* host backend: bytes in use allowed, 0: any  */
     int host_plain;         /* host backend: copies are not transfers      */
+    /* host backend: freed blocks kept for its next allocations
+     * (exec_host.c) */
+    void *cache[VSG_EXEC_HOST_CACHE];
+    int n_cache;
+    size_t cache_bytes;
     vsg_exec_stage_rec stages[VSG_EXEC_MAX_STAGES];
     int n_stages;
     int open_stage;         /* index of the stage begun and not ended, -1  */

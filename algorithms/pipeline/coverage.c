@@ -422,13 +422,13 @@ typedef struct {
     const int64_t *g_first;      /* batch b: groups [g_first[b], g_first[b+1])   */
     const size_t *m_first;       /* batch b: members order[m_first[b] .. [b+1])  */
     const size_t *order;         /* members by batch, input order within          */
-    vsg_exec **x;
+    vsg_exec **x;                /* per worker, kept for all its batches          */
     vsg_status *st;
+    int *wid_of;                 /* batch b ran on worker wid_of[b]               */
 } host_batches;
 
 static void batch_task(void *vp, size_t b, int wid)
 {
-    (void)wid;
     host_batches *h = vp;
     size_t m0 = h->m_first[b], n = h->m_first[b + 1] - m0;
     int64_t g0 = h->g_first[b], ng = h->g_first[b + 1] - g0;
@@ -436,7 +436,8 @@ static void batch_task(void *vp, size_t b, int wid)
     size_t *size = vsg_malloc((n ? n : 1) * sizeof *size);
     int64_t *grp = vsg_malloc((n ? n : 1) * sizeof *grp);
     vsg_status st = wkb && size && grp ? VSG_OK : VSG_ERR_NOMEM;
-    if (st == VSG_OK && vsg_exec_create_host(&h->x[b]) != VSG_OK)
+    h->wid_of[b] = wid;
+    if (st == VSG_OK && !h->x[wid] && vsg_exec_create_host(&h->x[wid]) != VSG_OK)
         st = VSG_ERR_NOMEM;
     if (st == VSG_OK && n > 0) {
         for (size_t k = 0; k < n; k++) {
@@ -449,7 +450,7 @@ static void batch_task(void *vp, size_t b, int wid)
         vsg_group_union_out o = {h->out->ok + g0, h->out->wkb + g0, h->out->size + g0,
                                  h->out->parts_of_groups, NULL, NULL,
                                  h->out->coverage_only, 0, NULL};
-        union_env env = {h->x[b], 0, NULL, NULL};   /* inside a pool task: no pool */
+        union_env env = {h->x[wid], 0, NULL, NULL};   /* inside a pool task: no pool */
         st = union_core(&env, &sub, grp, ng, &o);
     }
     h->st[b] = st;
@@ -476,10 +477,12 @@ static vsg_status union_on_host(vsg_engine *e, const vsg_wkb_array *members,
     size_t *order = vsg_malloc((n ? n : 1) * sizeof *order);
     size_t *weight = vsg_calloc(G + 1, sizeof *weight);
     size_t *batch = vsg_malloc((G ? G : 1) * sizeof *batch);
-    vsg_exec **x = vsg_calloc(T, sizeof *x);
+    size_t W = (size_t)vsg_engine_num_threads(e);
+    vsg_exec **x = vsg_calloc(W, sizeof *x);
     vsg_status *bst = vsg_calloc(T, sizeof *bst);
+    int *wid_of = vsg_calloc(T, sizeof *wid_of);
     vsg_status st = VSG_OK;
-    if (!g_first || !m_first || !order || !weight || !batch || !x || !bst) {
+    if (!g_first || !m_first || !order || !weight || !batch || !x || !bst || !wid_of) {
         st = vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
         goto done;
     }
@@ -502,22 +505,24 @@ static vsg_status union_on_host(vsg_engine *e, const vsg_wkb_array *members,
         m_first[k + 2] += m_first[k + 1];
     for (size_t i = 0; i < n; i++)
         order[m_first[batch[group_of[i]] + 1]++] = i;
-    host_batches h = {members, group_of, out, g_first, m_first, order, x, bst};
+    host_batches h = {members, group_of, out, g_first, m_first, order, x, bst, wid_of};
     vsg_pool_run(e->pool, T, batch_task, &h);
+    for (size_t w = 0; w < W; w++)
+        if (x[w])
+            vsg_exec_flush_profile(x[w], e->profile);
     for (size_t k = 0; k < T; k++) {
-        if (x[k])
-            vsg_exec_flush_profile(x[k], e->profile);
+        vsg_exec *xk = x[wid_of[k]];
         if (bst[k] != VSG_OK && st == VSG_OK)
             st = vsg_engine_fail(e, bst[k], -1, -1, "coverage union: %s",
-                                 bst[k] == VSG_ERR_NOMEM || !x[k] ? "out of memory"
-                                                                   : vsg_exec_last_error(x[k]));
+                                 bst[k] == VSG_ERR_NOMEM || !xk ? "out of memory"
+                                                                : vsg_exec_last_error(xk));
     }
     if (st == VSG_OK)
         note_settled(e, 0, t0, members, n_groups, out);
 done:
-    for (size_t k = 0; x && k < T; k++)
-        if (x[k])
-            vsg_exec_destroy(x[k]);
+    for (size_t w = 0; x && w < W; w++)
+        if (x[w])
+            vsg_exec_destroy(x[w]);
     free(g_first);
     free(m_first);
     free(order);
@@ -525,6 +530,7 @@ done:
     free(batch);
     free(x);
     free(bst);
+    free(wid_of);
     return st;
 }
 

@@ -73,18 +73,10 @@ enum {
 /* ---- keys ------------------------------------------------------------------
  * Hashes of exact values: equal inputs give equal keys; distinct inputs
  * collide with probability about 2^-64, and every use of a key compares
- * the coordinates exactly afterwards (a collision hands the group back). */
-
-VSG_HD uint64_t vsg_cov_mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 31;
-    return h;
-}
+ * the coordinates exactly afterwards (a collision hands the group back).
+ * A key's words (group, coordinates' bits) are mixed side by side, then
+ * once together: the chain of one mix per word it was cost the CPU
+ * engine's union a tenth of its time. */
 
 VSG_HD uint64_t vsg_cov_bits(double d)
 {
@@ -94,13 +86,6 @@ VSG_HD uint64_t vsg_cov_bits(double d)
 }
 
 VSG_HD uint64_t vsg_cov_fix(uint64_t h) { return h == VSG_COV_NOKEY ? h - 1 : h; }
-
-VSG_HD uint64_t vsg_cov_node_key(int64_t group, double x, double y)
-{
-    uint64_t h = vsg_cov_mix(0x51ed270b27a3c6f1ull, (uint64_t)group);
-    h = vsg_cov_mix(h, vsg_cov_bits(x));
-    return vsg_cov_fix(vsg_cov_mix(h, vsg_cov_bits(y)));
-}
 
 VSG_HD int vsg_cov_lex_less(double ax, double ay, double bx, double by)
 {
@@ -112,18 +97,62 @@ VSG_HD int vsg_cov_same(double ax, double ay, double bx, double by)
     return ax == bx && ay == by;
 }
 
-/* The key of the undirected segment {a, b} of a group. */
+/* One word of a segment key: its high bits folded into its low ones and
+ * spread by a multiply, so that coordinates on a grid (whose low mantissa
+ * bits are all zero) still reach every bit of the key. */
+VSG_HD uint64_t vsg_cov_word(uint64_t v, uint64_t k)
+{
+    v ^= v >> 32;
+    v *= k;
+    return v ^ (v >> 29);
+}
+
+/* The final mix of a key's words (every input bit reaches every output
+ * bit). */
+VSG_HD uint64_t vsg_cov_final(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return vsg_cov_fix(h ^ (h >> 33));
+}
+
+/* The key of node (x, y) of a group, its words mixed as a segment's. */
+VSG_HD uint64_t vsg_cov_node_key(int64_t group, double x, double y)
+{
+    return vsg_cov_final(vsg_cov_word((uint64_t)group, 0x51ed270b27a3c6f1ull) +
+                         vsg_cov_word(vsg_cov_bits(x), 0x9e3779b97f4a7c15ull) +
+                         vsg_cov_word(vsg_cov_bits(y), 0xc2b2ae3d27d4eb4full));
+}
+
+/* The key of the undirected segment {a, b} of a group. Its five words are
+ * mixed side by side, not in a chain, then once together: the key is
+ * taken once per segment and only places it in the table (elements equal
+ * or colliding are told apart by their coordinates). */
 VSG_HD uint64_t vsg_cov_seg_key(int64_t group, double ax, double ay, double bx, double by)
 {
     if (vsg_cov_lex_less(bx, by, ax, ay)) {
         double tx = ax, ty = ay;
         ax = bx; ay = by; bx = tx; by = ty;
     }
-    uint64_t h = vsg_cov_mix(0x2545f4914f6cdd1dull, (uint64_t)group);
-    h = vsg_cov_mix(h, vsg_cov_bits(ax));
-    h = vsg_cov_mix(h, vsg_cov_bits(ay));
-    h = vsg_cov_mix(h, vsg_cov_bits(bx));
-    return vsg_cov_fix(vsg_cov_mix(h, vsg_cov_bits(by)));
+    uint64_t h = vsg_cov_word((uint64_t)group, 0x2545f4914f6cdd1dull) +
+                 vsg_cov_word(vsg_cov_bits(ax), 0x9e3779b97f4a7c15ull) +
+                 vsg_cov_word(vsg_cov_bits(ay), 0xc2b2ae3d27d4eb4full) +
+                 vsg_cov_word(vsg_cov_bits(bx), 0x165667b19e3779f9ull) +
+                 vsg_cov_word(vsg_cov_bits(by), 0xd6e8feb86659fd93ull);
+    return vsg_cov_final(h);
+}
+
+/* A key's home slot in a table of cap slots: the high word of key * cap
+ * (uniform for a uniform key, without a 64-bit division). */
+VSG_HD int64_t vsg_cov_home(uint64_t h, int64_t cap)
+{
+#if defined(__CUDA_ARCH__)
+    return (int64_t)__umul64hi(h, (uint64_t)cap);
+#else
+    return (int64_t)(((unsigned __int128)h * (uint64_t)cap) >> 64);
+#endif
 }
 
 /* ---- step 1: the input, per geometry, ring and block of coordinates ---- */
@@ -269,18 +298,23 @@ VSG_HD int vsg_cov_seg(const vsg_col_view *v, const int64_t *group_of, const int
 /* ---- step 2: cancel the shared edges ----------------------------------------
  * Equal segments are found by their key in a hash table (open addressing,
  * linear probing, two slots per segment, so a probe sequence stays short):
- * each slot keeps its key, how many segments carry it, and the first two
- * of them. Where a key lands and which segment comes first depend on the
- * order the items run in; a segment's verdict reads only its key's count
- * and the other member of a pair, which do not. */
+ * each slot keeps its key and the first two segments that carry it, or
+ * that three or more do. Where a key lands and which segment comes first
+ * depend on the order the items run in; a segment's verdict reads only
+ * how many segments carry its key and the other member of a pair, which
+ * do not. A slot is 16 bytes (it was 32, with a count and 64-bit
+ * segments): the table's fill and its random probes were the largest
+ * part of the CPU engine's union on rings that share few edges. */
+#define VSG_COV_SLOT_NONE 0xffffffffu   /* no segment                          */
+#define VSG_COV_SLOT_MANY 0xfffffffeu   /* second: three or more segments       */
+#define VSG_COV_SLOT_MAX_COORDS ((int64_t)VSG_COV_SLOT_MANY)   /* a call's coordinates */
+
 typedef struct {
     uint64_t key;            /* VSG_COV_NOKEY: an empty slot               */
-    uint32_t count_less1;    /* the segments with the key, less one        */
-    uint32_t pad;
-    int64_t first, second;
-} vsg_cov_slot;              /* 32 bytes: a probe touches one sector       */
+    uint32_t first, second;  /* segments, or VSG_COV_SLOT_NONE / _MANY     */
+} vsg_cov_slot;
 
-/* cap slots; every byte set to 0xff empties them (key NOKEY, count 0). */
+/* cap slots; every byte set to 0xff empties them (key NOKEY, no segment). */
 typedef struct {
     int64_t cap;
     vsg_cov_slot *slot;
@@ -300,14 +334,16 @@ VSG_HD uint64_t vsg_cov_seg_key_at(const vsg_col_view *v, const int64_t *group_o
 
 /* Segment k, of key h, into the table (slot_of[k]: its slot, -1 without a
  * key); returns the probes made. The table has more slots than segments,
- * so a probe sequence ends. */
+ * so a probe sequence ends. The first two segments of a key take first
+ * and second; a third finds both taken and marks second MANY, whichever
+ * of them it displaces (any order leaves the same count class). */
 VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, uint64_t h, int64_t k,
                                     int64_t *slot_of)
 {
     slot_of[k] = -1;
     if (h == VSG_COV_NOKEY)
         return 1;
-    int64_t s = (int64_t)(h % (uint64_t)t->cap), probes = 1;
+    int64_t s = vsg_cov_home(h, t->cap), probes = 1;
     for (;; probes++) {
         uint64_t was = VSG_CAS_U64(&t->slot[s].key, VSG_COV_NOKEY, h);
         if (was == VSG_COV_NOKEY || was == h)
@@ -315,11 +351,12 @@ VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, uint64_t h, int64_t 
         if (++s == t->cap)
             s = 0;
     }
-    uint32_t c = VSG_FETCH_ADD_U32(&t->slot[s].count_less1, 1) + 1u;   /* 0: the first */
-    if (c == 0)
-        t->slot[s].first = k;
-    else if (c == 1)
-        t->slot[s].second = k;
+    vsg_cov_slot *e = &t->slot[s];
+    if (VSG_CAS_U32(&e->first, VSG_COV_SLOT_NONE, (uint32_t)k) != VSG_COV_SLOT_NONE) {
+        uint32_t was = VSG_CAS_U32(&e->second, VSG_COV_SLOT_NONE, (uint32_t)k);
+        if (was != VSG_COV_SLOT_NONE && was != VSG_COV_SLOT_MANY)
+            VSG_CAS_U32(&e->second, was, VSG_COV_SLOT_MANY);
+    }
     slot_of[k] = s;
     return probes;
 }
@@ -339,7 +376,7 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
     if (s < 0)
         return;
     const vsg_cov_slot *e = &t->slot[s];
-    uint32_t n = e->count_less1 + 1u;
+    uint32_t n = e->second == VSG_COV_SLOT_NONE ? 1u : e->second == VSG_COV_SLOT_MANY ? 3u : 2u;
     int64_t g, g2;
     double ax, ay, bx, by, cx, cy, dx, dy;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
@@ -351,7 +388,7 @@ VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
         keep[k] = 1;
         return;
     }
-    int64_t k2 = e->first == k ? e->second : e->first;
+    int64_t k2 = (int64_t)(e->first == (uint32_t)k ? e->second : e->first);
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
     if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy)) {
         if (strict)   /* the validity screen: one polygon's rings share an edge */

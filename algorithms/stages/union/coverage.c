@@ -101,6 +101,8 @@ static vsg_status table(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, int64_t nc)
 {
     vsg_status st;
     vsg_cov_table *t = &c->table;
+    if (nc >= VSG_COV_SLOT_MAX_COORDS)
+        return VSG_ERR_INVALID_ARG;   /* a slot's 32-bit segments would not fit (1 TB of arrays) */
     t->cap = 2 * nc + 1;
     TRY(get(x, s, (size_t)t->cap * sizeof(vsg_cov_slot), &t->slot));
     TRY(vsg_exec_memset(x, t->slot, 0xff, (size_t)t->cap * sizeof(vsg_cov_slot)));   /* empty */
