@@ -285,6 +285,34 @@ static void handed_back(void)
     }
 }
 
+/* Three members on one edge (a triangle inside the right square, on
+ * their shared side): the key of three segments is no coverage, whatever
+ * order the table's inserts ran in, and the group goes back for it even
+ * though each pair of the three would cancel or match alone. Twice, the
+ * members in both orders. */
+static void three_on_one_edge(void)
+{
+    static const char *const wkt[] = {
+        "POLYGON((0 0,1 0,1 1,0 1,0 0))",
+        "POLYGON((1 0,2 0,2 1,1 1,1 0))",
+        "POLYGON((1 0,1.5 0.5,1 1,1 0))",
+    };
+    for (int order = 0; order < 2; order++) {
+        members m = {0};
+        for (int i = 0; i < 3; i++)
+            add_wkt(&m, wkt[order ? 2 - i : i], 0);
+        add_square(&m, 100, 100, 1, 1);
+        run_result rr;
+        REQUIRE(run_stage(&m, 2, &rr));
+        CHECK(rr.ok[0] == 0 && (rr.why[0] & VSG_COV_BAD_MATCH) != 0);
+        if (rr.ok[0] || !(rr.why[0] & VSG_COV_BAD_MATCH))
+            fprintf(stderr, "  order %d: ok %d why %u\n", order, rr.ok[0], rr.why[0]);
+        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+        run_free(&rr);
+        members_free(&m);
+    }
+}
+
 /* Nulls, empties and non-polygons: an empty group is handed back, a
  * group with a line is handed back, nulls contribute nothing. */
 static void odd_members(void)
@@ -477,6 +505,7 @@ static void answers(void)
     RUN(corners_touching);
     RUN(hole_touching_shell);
     RUN(handed_back);
+    RUN(three_on_one_edge);
     RUN(odd_members);
     RUN(block_coverage_all_accepted);
     RUN(random_coverages);
