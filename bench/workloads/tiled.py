@@ -24,7 +24,11 @@ The dissolves group by (tile, state), tile alone, and (tile, state) on
 "overlap": each copy's counties followed by the same counties translated by
 OVERLAP_SHIFT x a typical county size on each axis (attribute `shifted` 0 /
 1), so that members of a group overlap; "overlap" has twice the counties'
-vertices per copy, hence its own k.
+vertices per copy, hence its own k. "buffers" is what a dissolve of buffers
+looks like: a BUFFER_SIDES-gon of radius BUFFER_RADIUS x a typical county
+size around the centre of each county's box, with the county's attributes,
+so that each point of a state lies in several of its members (dense
+overlaps, many crossings, little of the members' boundaries left).
 
 Workloads that tile the same source with the same k share one file,
 DIR/tiled_<source>_<k>x<k>.gpkg, holding the layers of every such workload
@@ -57,12 +61,16 @@ SOURCES = {
     "world": ("shared/r_spdata_more.gpkg", ("world",)),
 }
 # layers written per group, in this order ("grid" and "overlap" are generated)
-LAYER_ORDER = {"counties": ("counties", "states", "overlap"), "nybb": ("nybb", "grid"),
+LAYER_ORDER = {"counties": ("counties", "states", "overlap", "buffers"), "nybb": ("nybb", "grid"),
                "world": ("world", "grid")}
 # tiled_overlap: each copy's counties plus a second set of them translated by
 # this fraction of a typical county size (the median over the counties of
 # sqrt(bbox width x bbox height)) on each axis, in one layer
 OVERLAP_SHIFT = 0.3
+# tiled_buffers: a circle of BUFFER_SIDES sides and of radius BUFFER_RADIUS x
+# that typical county size around the centre of each county's box
+BUFFER_RADIUS = 1.0
+BUFFER_SIDES = 32
 
 # name, op, source group, input layer, method layer or None, description
 _TILED = [
@@ -91,6 +99,10 @@ _TILED = [
      "US counties plus a second set of them translated by %d %% of a typical "
      "county size, in one layer, dissolved by (tile, state): members of a "
      "group overlap (not a coverage)" % round(OVERLAP_SHIFT * 100)),
+    ("tiled_buffers", "dissolve", "counties", "buffers", None,
+     "circles of %d sides and of radius %g x a typical county size around the US "
+     "counties' centres (as buffers are), dissolved by (tile, state): dense "
+     "overlaps" % (BUFFER_SIDES, BUFFER_RADIUS)),
 ]
 
 # dissolve keys: name -> (leading key columns, group_by, group_expr). The
@@ -100,6 +112,7 @@ DISSOLVE_KEYS = {
     "tiled_counties_by_state": (["tile"], "st", "substr(id, 1, 2)"),
     "tiled_counties_nation": ([], "tile", None),
     "tiled_overlap": (["tile"], "st", "substr(id, 1, 2)"),
+    "tiled_buffers": (["tile"], "st", "substr(id, 1, 2)"),
 }
 
 NAMES = [t[0] for t in _TILED]
@@ -324,6 +337,8 @@ class _Group:
         if group == "counties":
             self.shift = overlap_shift(self.layers["counties"].polys)
             self.layers["overlap"] = overlap_layer(self.layers["counties"], self.shift)
+            self.radius = self.shift / OVERLAP_SHIFT * BUFFER_RADIUS
+            self.layers["buffers"] = buffers_layer(self.layers["counties"], self.radius)
 
 
 def overlap_shift(p):
@@ -355,6 +370,23 @@ def overlap_layer(src, shift):
     return Source(concat(p, moved), fields, 2 * src.dropped, src.srs_row)
 
 
+def buffers_layer(src, radius):
+    """A closed counter-clockwise BUFFER_SIDES-gon of the given radius
+    around the centre of each feature's box, with every attribute of the
+    source."""
+    b = src.polys.feature_bounds()
+    cx, cy = (b[:, 0] + b[:, 1]) / 2, (b[:, 2] + b[:, 3]) / 2
+    t = 2 * np.pi * np.arange(BUFFER_SIDES + 1) / BUFFER_SIDES
+    t[-1] = 0.0                                   # closed: the first point again
+    n = len(cx)
+    x = cx[:, None] + radius * np.cos(t)[None, :]
+    y = cy[:, None] + radius * np.sin(t)[None, :]
+    coords = np.stack([x.ravel(), y.ravel()], axis=1)
+    ring_off = np.arange(n + 1, dtype=np.int64) * (BUFFER_SIDES + 1)
+    return Source(Polys(coords, ring_off), [(f, ty, list(v)) for f, ty, v in src.fields],
+                  src.dropped, src.srs_row)
+
+
 def _source_vertices():
     """Vertices of one copy of every source layer (the grid's are fixed)."""
     out = {}
@@ -365,6 +397,9 @@ def _source_vertices():
     for group, n in GRIDS.items():
         out[(group, "grid")] = n * n * 5
     out[("counties", "overlap")] = 2 * out[("counties", "counties")]
+    path = os.path.join(data_dir(), SOURCES["counties"][0])
+    out[("counties", "buffers")] = (read_layer(path, "counties").polys.features
+                                    * (BUFFER_SIDES + 1))
     return out
 
 
@@ -431,6 +466,9 @@ def generate_file(job, out):
         if ln == "overlap":
             desc = ("counties and the counties translated by (%r, %r) (shifted = 1), "
                     % (group.shift, group.shift)) + desc
+        if ln == "buffers":
+            desc = ("%d-gons of radius %r around the counties' box centres, "
+                    % (BUFFER_SIDES, group.radius)) + desc
         glayers.append(gpkg.Layer(ln, geom, tiled[ln], _tiled_fields(src, k), desc))
     gpkg.write(path, glayers, srs_id=group.srs_row[1], srs_row=group.srs_row)
 
@@ -459,6 +497,8 @@ def generate_file(job, out):
             text += "; group key (%s)" % ", ".join(lead + [gx or gb])
             if inp == "overlap":
                 text += "; shift %.6g on each axis" % group.shift
+            if inp == "buffers":
+                text += "; radius %.6g" % group.radius
         m = tiled[meth] if meth else None
         entries.append({
             "name": name, "op": op,

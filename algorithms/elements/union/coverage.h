@@ -655,6 +655,18 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
         VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
 }
 
+/* Whether segment i's group is already marked: the noding only marks
+ * (VSG_COV_BAD_NODING), so its items skip a marked group. A group marked
+ * before the step keeps its bits without BAD_NODING; one unmarked before
+ * it gets BAD_NODING exactly when some pair fails, whichever items ran
+ * first, so the verdicts stay equal on every backend. A group of buffers
+ * (circles crossing everywhere) marked by its first crossing no longer
+ * has every other pair tested (docs/benchmarks.md). */
+VSG_HD int vsg_cov_marked(const vsg_cov_r *R, int64_t i, const uint32_t *bad)
+{
+    return bad[R->group[i]] != 0;
+}
+
 /* The noding's pairs come from chunks of R: runs of at most VSG_COV_CHUNK
  * consecutive segments of one group. R keeps its rings' segments in order,
  * so a chunk's box is about a ring's width across VSG_COV_CHUNK segments:
@@ -703,7 +715,7 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
                                int64_t j1, uint32_t *bad)
 {
     double b[4];
-    for (int64_t j = j0; j < j1; j++) {
+    for (int64_t j = j0; j < j1 && !vsg_cov_marked(R, i, bad); j++) {
         if (j == i + 1)
             continue;
         vsg_cov_seg_box(R, j, b);
@@ -722,6 +734,8 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
 VSG_HD void vsg_cov_noding_next(const vsg_cov_r *R, int64_t i, uint32_t *bad)
 {
     const int64_t j = i + 1;
+    if (vsg_cov_marked(R, i, bad))
+        return;
     if (R->group[i] == R->group[j]) {
         int o = VSG_ORIENT_UNCERTAIN;
         if (vsg_cov_same(R->bx[i], R->by[i], R->ax[j], R->ay[j]))
@@ -744,10 +758,12 @@ VSG_HD int64_t vsg_cov_noding_chunk_self(const vsg_cov_r *R, const int64_t *star
     double b[VSG_COV_CHUNK][4];
     if (n > VSG_COV_CHUNK)
         n = VSG_COV_CHUNK;   /* never: chunks are at most that long */
+    if (n == 0 || vsg_cov_marked(R, j0, bad))
+        return 1;
     for (int64_t q = 0; q < n; q++)
         vsg_cov_seg_box(R, j0 + q, b[q]);
     for (int64_t q = 0; q < n; q++)
-        for (int64_t r = q + 2; r < n; r++)
+        for (int64_t r = q + 2; r < n && !vsg_cov_marked(R, j0, bad); r++)
             if (vsg_box_meets(b[q], b[r]))
                 vsg_cov_noding(R, j0 + q, j0 + r, bad);
     return n * n;
@@ -775,7 +791,7 @@ VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
 {
     int64_t q = t / VSG_COV_CHUNK, ka = pa[q], kb = pb[q];
     int64_t i = start[ka] + t % VSG_COV_CHUNK, j0 = start[kb], j1 = start[kb + 1];
-    if (i >= start[ka + 1])
+    if (i >= start[ka + 1] || vsg_cov_marked(R, i, bad))
         return 1;
     double a[4];
     vsg_cov_seg_box(R, i, a);
@@ -797,6 +813,8 @@ VSG_HD int64_t vsg_cov_noding_pair(const vsg_cov_r *R, const int64_t *start,
                                    int64_t q, uint32_t *bad)
 {
     int64_t ka = pa[q], kb = pb[q];
+    if (vsg_cov_marked(R, start[ka], bad))
+        return 1;
     const double *A = cbox + 4 * ka, *B = cbox + 4 * kb;
     double o[4] = {fmax(A[0], B[0]), fmax(A[1], B[1]), fmin(A[2], B[2]), fmin(A[3], B[3])};
     int64_t js[VSG_COV_CHUNK], work = 0;
@@ -813,7 +831,7 @@ VSG_HD int64_t vsg_cov_noding_pair(const vsg_cov_r *R, const int64_t *start,
         work++;
         if (!vsg_box_meets(a, o))
             continue;
-        for (int k = 0; k < nj; k++) {
+        for (int k = 0; k < nj && !vsg_cov_marked(R, i, bad); k++) {
             work++;
             if (js[k] != i + 1 && vsg_box_meets(a, jb[k]))
                 vsg_cov_noding(R, i, js[k], bad);
