@@ -7,6 +7,7 @@
 # generator runs there). BASE names the base's commit and RUN the run,
 # for the record (machine-ab.txt). Builds nothing. Use:
 #   BASE=<commit> RUN=<name> WLS="by_state13 nybb_union overlap intersection" \
+#     (or buffers: tiled_buffers, circles dissolved by state)
 #     RUNS=2 STEPS="intersection" bash scripts/gpu-host-ab.sh
 # (run through the device tool, carrying .device; logs under $OUT).
 # First the C stage tests on CUDA (device bit for bit the host's); then
@@ -44,15 +45,19 @@ gen wl tiled_counties_x_states
 case " $WLS ${EXITS:-} ${STAMPS:-} " in *" overlap "*) gen wlo tiled_overlap;; esac
 case " $WLS ${EXITS:-} ${STAMPS:-} " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
 case " $WLS ${EXITS:-} ${STAMPS:-} " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} " in *" buffers "*) gen wlb tiled_buffers;; esac
 declare -A SRC=([by_state]=$(ls $w/wl/tiled_*.gpkg | head -1) [nation]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [states_clip]=$(ls $w/wl/tiled_*.gpkg | head -1) [intersection]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [counties_clip]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [by_state13]=$(ls $w/wl13/tiled_*.gpkg | head -1)
-  [overlap]=$(ls $w/wlo/tiled_*.gpkg | head -1) [nybb_union]=$(ls $w/wln/tiled_nybb_*.gpkg | head -1))
-declare -A LYR=([by_state]=counties [nation]=counties [by_state13]=counties [overlap]=overlap [nybb_union]=nybb)
+  [overlap]=$(ls $w/wlo/tiled_*.gpkg | head -1) [nybb_union]=$(ls $w/wln/tiled_nybb_*.gpkg | head -1)
+  [buffers]=$(ls $w/wlb/tiled_*.gpkg 2>/dev/null | head -1))
+declare -A LYR=([by_state]=counties [nation]=counties [by_state13]=counties [overlap]=overlap [nybb_union]=nybb
+  [buffers]=buffers)
 declare -A SQL=(
   [by_state]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
   [overlap]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM overlap GROUP BY tile, st"
+  [buffers]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM buffers GROUP BY tile, st"
   [nation]="SELECT tile, ST_Union(geom) AS geom FROM counties GROUP BY tile"
   [by_state13]="SELECT tile, substr(id, 1, 2) AS st, ST_Union(geom) AS geom FROM counties GROUP BY tile, st"
   [nybb_union]="SELECT tile, ST_Union(geom) AS geom FROM nybb GROUP BY tile"

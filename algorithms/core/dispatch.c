@@ -109,15 +109,17 @@ static void probe_cuda(void)
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
 #define VSG_CROSSOVER_OVERLAY_ROWS 50000
 #endif
-/* ST_Union (dissolve): measured on the GPU host (H100, 16 cores,
- * 2026-11-24, scripts/bench-dissolve.sh; docs/benchmarks.md, "Dissolve"):
- * at 390,830 rows (10 M vertices of tiled US counties) the GPU pipeline
- * took 3.07 s against the CPU engine's 3.77 s by state, and 4.07 s against
- * 4.88 s into one nation per copy; at 3,231 rows it lost by its CUDA
- * start-up (0.55 s against 0.25 s). No size in between was measured, so
- * AUTO takes the GPU from the smallest size where it won. */
+/* ST_Union (dissolve): measured on the GPU host (H200, 16 cores,
+ * 2026-11-28, run Q of docs/gpu-validation.md, .device/xoverQ.sh; table
+ * in docs/fallback.md): the tiled US counties by (tile, state), a
+ * coverage, tied at 116,280 rows (GPU 0.53-0.56 s, CPU engine 0.48-0.56
+ * s) and the GPU led from 206,720 (0.76-0.79 against 0.83-0.87 s); circles
+ * around the counties dissolved by state (tiled_buffers, dense overlaps,
+ * which the CPU engine leaves to GEOS) tied at 51,680 rows and the GPU led
+ * 2.4x at 158,270. AUTO takes the GPU from the coverage's tie. (It was
+ * 390,000 rows, the one size measured on 2026-11-24, H100.) */
 #ifndef VSG_CROSSOVER_UNION_ROWS
-#define VSG_CROSSOVER_UNION_ROWS 390000
+#define VSG_CROSSOVER_UNION_ROWS 120000
 #endif
 
 /* Large rows (polygons of about 1,000 vertices and more, 16 KiB of WKB:

@@ -297,7 +297,8 @@ TILED_VERTICES = 150000   # k = 2 everywhere: fast, and every copy offset seen
 TILED = ["tiled_counties_x_states", "tiled_counties_clip_states",
          "tiled_nybb_x_grid", "tiled_world_x_grid", "tiled_nybb_clip_rect",
          "tiled_counties_clip_rect",
-         "tiled_counties_by_state", "tiled_counties_nation", "tiled_overlap"]
+         "tiled_counties_by_state", "tiled_counties_nation", "tiled_overlap",
+         "tiled_buffers"]
 
 
 @pytest.fixture(scope="module")
@@ -328,18 +329,21 @@ def test_tiled_manifest_counts_crs_and_target(tiled):
                    "tiled_counties_clip_rect": "clip_rect",
                    "tiled_counties_by_state": "dissolve",
                    "tiled_counties_nation": "dissolve",
-                   "tiled_overlap": "dissolve"}
+                   "tiled_overlap": "dissolve",
+                   "tiled_buffers": "dissolve"}
     keys = {w["name"]: ([] if w["op"] != "dissolve" else w["group_lead"])
             + [w["group_expr"] or w["group_by"]] for w in m["workloads"]}
     assert keys["tiled_counties_by_state"] == ["tile", "substr(id, 1, 2)"]
     assert keys["tiled_counties_nation"] == ["tile"]
     assert keys["tiled_overlap"] == ["tile", "substr(id, 1, 2)"]
+    assert keys["tiled_buffers"] == ["tile", "substr(id, 1, 2)"]
     for w in m["workloads"]:
         assert set(w) == KEYS | {"group_lead"}, w["name"]
         assert w["input"]["path"].startswith(str(out) + os.sep)
         assert (w["rect"] is not None) == (w["op"] == "clip_rect")
         assert w["input_vertices"] + w["method_vertices"] >= TILED_VERTICES
-        slayer = {"overlap": "counties"}.get(w["input"]["layer"], w["input"]["layer"])
+        slayer = {"overlap": "counties", "buffers": "counties"}.get(w["input"]["layer"],
+                                                                   w["input"]["layer"])
         src = {"counties": "us_atlas_counties_10m.gpkg", "nybb": "nybb.gpkg",
                "world": "shared/r_spdata_more.gpkg"}[slayer]
         sds, slyr = _open_layer({"path": str(REPO / "data" / src), "layer": slayer})
@@ -388,6 +392,38 @@ def test_tiled_overlap_is_the_counties_and_their_translated_copy(tiled):
     inter = [a.Intersection(b) for (_, _, _, a), (_, _, _, b) in zip(first[:n], first[n:])]
     overlapping = sum(1 for g in inter if g is not None and g.GetArea() > 0)
     assert overlapping > 0.9 * n
+
+
+def test_tiled_buffers_are_circles_around_the_counties_that_overlap_densely(tiled):
+    _, m = tiled
+    w = next(w for w in m["workloads"] if w["name"] == "tiled_buffers")
+    assert w["input"]["layer"] == "buffers"
+    c = next(w for w in m["workloads"] if w["name"] == "tiled_counties_by_state")
+    ds, lyr = _open_layer(w["input"])
+    buf = [(f.GetField("id"), f.GetField("tile"), f.GetGeometryRef().Clone()) for f in lyr]
+    cds, clyr = _open_layer(c["input"])
+    cty = [(f.GetField("id"), f.GetGeometryRef().Clone()) for f in clyr
+           if f.GetField("tile") == 0]
+    n = len(cty)
+    assert len(buf) == n * (len(buf) // n) and len(buf) >= n
+    first = buf[:n]
+    # one 32-gon per county, same ids, around the centre of the county's box
+    assert [i for i, _, _ in first] == [i for i, _ in cty]
+    radii = set()
+    for (_, _, b), (_, g) in zip(first, cty):
+        assert b.IsValid() and b.GetGeometryRef(0).GetGeometryRef(0).GetPointCount() == 33
+        e, ce = b.GetEnvelope(), g.GetEnvelope()
+        assert (e[0] + e[1]) / 2 == pytest.approx((ce[0] + ce[1]) / 2, abs=1e-9)
+        assert (e[2] + e[3]) / 2 == pytest.approx((ce[2] + ce[3]) / 2, abs=1e-9)
+        radii.add(round((e[1] - e[0]) / 2, 9))
+    assert len(radii) == 1
+    # dense: a circle meets several others of its state on average
+    by_state = {}
+    for i, _, b in first:
+        by_state.setdefault(i[:2], []).append(b)
+    meets = sum(1 for bs in by_state.values() for a in bs for b in bs
+                if a is not b and a.Intersects(b))
+    assert meets > 3 * n
 
 
 def test_tiled_copies_are_the_source_translated(tiled):

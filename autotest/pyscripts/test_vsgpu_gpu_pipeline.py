@@ -265,7 +265,7 @@ def test_auto_takes_the_pipeline_for_large_rows(nybb_gpkg, counties_gpkg):
     res = vu.run_vsgpu(counties_gpkg, by_state, config=dict(cuda, VSGPU_GPU_MIN_BYTES="1"))
     md = res["metadata"]
     assert md["SELECTED_RUNTIME"] == "CPU"
-    assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 390000 rows for ST_Union"), md
+    assert md["FALLBACK_REASON"].endswith("below the GPU crossover of 120000 rows for ST_Union"), md
 
     res = vu.run_vsgpu(nybb_gpkg, nybb, config=dict(cuda, VSGPU_GPU_MIN_ROWS="1000000"))
     md = res["metadata"]
