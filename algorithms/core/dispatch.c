@@ -105,7 +105,9 @@ static void probe_cuda(void)
  * 0.46 s for intersection) and won from 52,576 rows (1.45 s against 1.85
  * s; clip 1.78 against 1.84 s and 0.80 against 1.41 s), up to 1.45x at
  * 397,606 rows; on the synthetic cells of gpu-host-check.sh it won from
- * 16,000 input rows. AUTO takes it from 50,000 rows read. */
+ * 16,000 input rows. AUTO takes it from 50,000 rows read. Measured again
+ * on the H200 host (2026-11-28, run R, docs/fallback.md): the GPU lost at
+ * 29,574 rows read and tied or led from 52,576. */
 #ifndef VSG_CROSSOVER_OVERLAY_ROWS
 #define VSG_CROSSOVER_OVERLAY_ROWS 50000
 #endif
