@@ -3,9 +3,11 @@
  * (exec_internal.h).
  *
  * The host backend is the reference the GPU is tested against, and what CI
- * runs: "backend memory" is malloc'd memory, copies are memcpy, the
+ * runs: "backend memory" is malloc'd memory (freed blocks kept for the
+ * backend's next allocations, below), copies are memcpy, the
  * primitives are plain loops, stages are timed on the wall clock. It is
- * sequential on purpose: the parallel CPU engine is the GEOS one.
+ * sequential: the CPU engine runs one per worker, each kept for all the
+ * worker's batches of a call (its own backend, vsg_exec_set_host_plain).
  */
 #include "exec/exec_internal.h"
 
