@@ -256,9 +256,24 @@ static vsg_status overlap_halves(const union_env *env, const int64_t *rows,
     return st;
 }
 
+/* The CPU engine's overlap union (its own backend, one thread a group):
+ * a group of more than OVU_HOST_GROUP_MAX vertices (WKB bytes / 16) is
+ * left to GEOS's union, which splits one group's work across the threads
+ * (dissolve/chunking.h), where one thread's arrangement would serialise
+ * the statement. A fixed size, never derived from the thread count, so
+ * that the output is the same on any number of threads. On this VM
+ * (2026-11-28, docs/benchmarks.md) the arrangement dissolved the
+ * overlapping counties 2.2 times and buffers of the counties 1.7 times
+ * faster than GEOS's union, groups of at most about 13,000 vertices. */
+#define OVU_HOST_GROUP_MAX ((size_t)1 << 14)
+
 /* The overlap union of the groups with members that the coverage union
  * left (ok[g] = 0), renumbered 0.. in group order, their members grouped
- * in input order, in batches of whole groups; results written to out. */
+ * in input order, in batches of whole groups; results written to out.
+ * On the CPU engine's backend only groups of at most OVU_HOST_GROUP_MAX
+ * vertices are offered, one a call: the stage's own limits (arrange.c)
+ * then settle or refuse a group by itself, not by its batch, which the
+ * thread count shapes. */
 static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
                                const vsg_wkb_array *members,
                                const int64_t *group_of, int64_t n_groups, const uint8_t *ok,
@@ -277,10 +292,15 @@ static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
                         : VSG_ERR_NOMEM;
     if (st != VSG_OK)
         goto done;
-    for (int64_t g = 0; g < n_groups; g++)
-        new_id[g] = -1;
+    /* gverts[g]: about 16 bytes a vertex (first's room, before it counts) */
+    size_t *gverts = first;
     for (size_t i = 0; i < n; i++)
-        if (!ok[group_of[i]])
+        gverts[group_of[i]] += members->size[i] / 16;
+    for (int64_t g = 0; g < n_groups; g++)
+        new_id[g] = env->on_gpu || gverts[g] <= OVU_HOST_GROUP_MAX ? -1 : -3;
+    memset(first, 0, (G1 + 1) * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        if (!ok[group_of[i]] && new_id[group_of[i]] == -1)
             new_id[group_of[i]] = -2;   /* has members; numbered below, in group order */
     for (int64_t g = 0; g < n_groups; g++)
         if (new_id[g] == -2) {
@@ -289,14 +309,14 @@ static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
         }
     /* members by new group, input order within: a counting sort */
     for (size_t i = 0; i < n; i++)
-        if (!ok[group_of[i]]) {
+        if (new_id[group_of[i]] >= 0) {
             first[new_id[group_of[i]] + 2]++;
             verts[new_id[group_of[i]]] += members->size[i] / 16;   /* about: 16 bytes a vertex */
         }
     for (int64_t j = 0; j < G; j++)
         first[j + 2] += first[j + 1];
     for (size_t i = 0; i < n; i++)
-        if (!ok[group_of[i]]) {
+        if (new_id[group_of[i]] >= 0) {
             int64_t j = new_id[group_of[i]];
             size_t k = first[j + 1]++;
             wkb[k] = members->wkb[i];
@@ -304,8 +324,9 @@ static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
             rows[k] = member_row ? member_row[i] : -1;
             grp[k] = j;
         }
-    /* batches of consecutive groups up to the vertex budget */
-    const size_t budget = ovu_batch_vertices(env->x);
+    /* batches of consecutive groups up to the vertex budget (the CPU
+     * engine: one group a call) */
+    const size_t budget = env->on_gpu ? ovu_batch_vertices(env->x) : 0;
     for (int64_t j0 = 0, j1; st == VSG_OK && j0 < G; j0 = j1) {
         size_t v = verts[j0];
         for (j1 = j0 + 1; j1 < G && v + verts[j1] <= budget; j1++)
@@ -377,7 +398,7 @@ static vsg_status union_core(const union_env *env, const vsg_wkb_array *members,
     vsg_status st = ok ? union_call(env, rows, vsg_stage_coverage_union, members, group_of,
                                     n_groups, NULL, ok, out)
                        : VSG_ERR_NOMEM;
-    if (st == VSG_OK && env->on_gpu && !out->coverage_only)
+    if (st == VSG_OK && !out->coverage_only)
         st = overlap_pass(env, rows, members, group_of, n_groups, ok, out);
     free(ok);
     if (st != VSG_OK) {   /* nothing settled: what was written goes (a retry rewrites it) */

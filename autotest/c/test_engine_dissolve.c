@@ -116,10 +116,43 @@ static void grid_coverage_takes_coverage_path(void)
     fx_array_free(&a);
 }
 
-/* Overlapping squares: coverage union must be refused (area check) and the
- * unary path taken. Also a group whose squares touch at different vertices
- * (not noded alike). */
-static void overlaps_take_unary_path(void)
+/* 400 disks of radius 1 in a 4 x 4 square (20 vertices each, 8,400 in
+ * one group): each crosses most of the others, more nodes than vertices,
+ * so the CPU engine's overlap union refuses the group and GEOS unions it
+ * (the arrangement's cost grows with the crossings, GEOS's with what
+ * survives: stages/union/arrange.c). */
+static void dense_disks_go_to_geos(void)
+{
+    fx_array a = {0};
+    fx_rand_state = 11;
+    for (int i = 0; i < 400; i++) {
+        char wkt[80];
+        snprintf(wkt, sizeof wkt, "POINT(%.6f %.6f)", fx_rand01() * 4, fx_rand01() * 4);
+        GEOSGeometry *p = fx_geom(wkt);
+        GEOSGeometry *g = GEOSBuffer_r(fx_ctx, p, 1.0, 5);
+        fx_push_geom(&a, g);
+        GEOSGeom_destroy_r(fx_ctx, g);
+        GEOSGeom_destroy_r(fx_ctx, p);
+    }
+    int64_t *zero = calloc(a.count, sizeof *zero);
+    vsg_engine *e = fx_engine(2, VSG_INVALID_REPAIR, 0, 0, 0);
+    vsg_result r;
+    vsg_result_init(&r);
+    REQUIRE(vsg_dissolve(e, fx_view(&a), zero, 1, &r) == VSG_OK);
+    CHECK(check_against_oracle(&a, zero, 1, &r));
+    const vsg_counts *c = vsg_engine_counts(e);
+    CHECK(c->unary_union_groups == 1 && c->coverage_union_groups == 0);
+    vsg_result_clear(&r);
+    vsg_engine_destroy(e);
+    free(zero);
+    fx_array_free(&a);
+}
+
+/* Overlapping squares, a T-junction, a square twice: no group is a
+ * coverage. The exact overlap union settles all three (CPU engine
+ * included), each equal to GEOS's; with the exact unions off
+ * (coverage_union = 0) GEOS's unary union takes every one. */
+static void overlaps_settled_exactly(void)
 {
     fx_array a = {0};
     fx_push(&a, "POLYGON((0 0, 2 0, 2 2, 0 2, 0 0))");          /* group 0: overlapping */
@@ -130,16 +163,27 @@ static void overlaps_take_unary_path(void)
     fx_push(&a, "POLYGON((20 0, 22 0, 22 2, 20 2, 20 0))");     /* group 2: identical twice */
     fx_push(&a, "POLYGON((20 0, 22 0, 22 2, 20 2, 20 0))");
     int64_t group_of[] = {0, 0, 1, 1, 1, 2, 2};
-    vsg_engine *e = fx_engine(2, VSG_INVALID_REPAIR, 0, 0, 0);
-    vsg_result r;
-    vsg_result_init(&r);
-    REQUIRE(vsg_dissolve(e, fx_view(&a), group_of, 3, &r) == VSG_OK);
-    CHECK(check_against_oracle(&a, group_of, 3, &r));
-    const vsg_counts *c = vsg_engine_counts(e);
-    CHECK(c->unary_union_groups + c->coverage_union_groups == 3);
-    CHECK(c->unary_union_groups >= 2);   /* groups 0 and 2 overlap */
-    vsg_result_clear(&r);
-    vsg_engine_destroy(e);
+    for (int exact = 1; exact >= 0; exact--) {
+        vsg_engine_options o;
+        vsg_engine_options_init(&o);
+        o.num_threads = 2;
+        o.invalid = VSG_INVALID_REPAIR;
+        o.coverage_union = exact;
+        vsg_engine *e = NULL;
+        REQUIRE(vsg_engine_create(&o, &e) == VSG_OK);
+        vsg_result r;
+        vsg_result_init(&r);
+        REQUIRE(vsg_dissolve(e, fx_view(&a), group_of, 3, &r) == VSG_OK);
+        CHECK(check_against_oracle(&a, group_of, 3, &r));
+        const vsg_counts *c = vsg_engine_counts(e);
+        CHECK(c->unary_union_groups + c->coverage_union_groups == 3);
+        CHECK(exact ? c->coverage_union_groups == 3 : c->unary_union_groups == 3);
+        if (exact ? c->coverage_union_groups != 3 : c->unary_union_groups != 3)
+            fprintf(stderr, "  exact %d: coverage %lld unary %lld\n", exact,
+                    (long long)c->coverage_union_groups, (long long)c->unary_union_groups);
+        vsg_result_clear(&r);
+        vsg_engine_destroy(e);
+    }
     fx_array_free(&a);
 }
 
@@ -231,6 +275,9 @@ static void one_huge_group(void)
     int64_t *zero = calloc(4000, sizeof *zero);
     for (int k = 0; k < 2; k++) {
         fx_array *a = k ? &ovl : &cov;
+        /* the blobs (44,000 vertices in one group) go to GEOS's union,
+         * which spreads one group's chunks over the threads: the CPU
+         * engine's overlap union takes groups of at most 2^14 vertices */
         vsg_engine *e = fx_engine(0, VSG_INVALID_REPAIR, 0, 0, 0);
         vsg_result r;
         vsg_result_init(&r);
@@ -369,7 +416,10 @@ static void deterministic_across_threads(void)
     REQUIRE(vsg_dissolve(e4, fx_view(&a), group_of, 4, &r4) == VSG_OK);
     CHECK(fx_results_equal(&r1, &r4));
     CHECK(check_against_oracle(&a, group_of, 4, &r4));
-    CHECK(vsg_engine_counts(e4)->coverage_union_groups == 1);
+    /* the grid by the coverage union, the blob groups (10,500 vertices
+     * each) by the overlap union, on 1 thread as on 4 */
+    CHECK(vsg_engine_counts(e1)->coverage_union_groups == 4);
+    CHECK(vsg_engine_counts(e4)->coverage_union_groups == 4);
     vsg_result_clear(&r1);
     vsg_result_clear(&r4);
     vsg_engine_destroy(e1);
@@ -412,7 +462,8 @@ int main(void)
 {
     fx_init();
     RUN(grid_coverage_takes_coverage_path);
-    RUN(overlaps_take_unary_path);
+    RUN(overlaps_settled_exactly);
+    RUN(dense_disks_go_to_geos);
     RUN(null_empty_and_mixed_groups);
     RUN(points_and_lines_dissolve_to_multi);
     RUN(one_huge_group);
