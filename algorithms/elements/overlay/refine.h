@@ -304,6 +304,19 @@ VSG_HD int vsg_ref_seg_nodes(double p0x, double p0y, double p1x, double p1y, dou
     if (fmax(p0x, p1x) < fmin(q0x, q1x) || fmax(q0x, q1x) < fmin(p0x, p1x) ||
         fmax(p0y, p1y) < fmin(q0y, q1y) || fmax(q0y, q1y) < fmin(p0y, p1y))
         return 0;
+    /* Two equal segments, in either direction: the shared edges of real
+     * layers (a county and its state, two neighbours). The four
+     * orientations below are then exactly 0, each settled only past the
+     * filter, and every endpoint lies on the other segment: the same four
+     * nodes, in the same order, without them. */
+    if ((p0x == q0x && p0y == q0y && p1x == q1x && p1y == q1y) ||
+        (p0x == q1x && p0y == q1y && p1x == q0x && p1y == q0y)) {
+        nx[0] = q0x; ny[0] = q0y;
+        nx[1] = q1x; ny[1] = q1y;
+        nx[2] = p0x; ny[2] = p0y;
+        nx[3] = p1x; ny[3] = p1y;
+        return 4;
+    }
     int o1 = vsg_orient2d(p0x, p0y, p1x, p1y, q0x, q0y);
     int o2 = vsg_orient2d(p0x, p0y, p1x, p1y, q1x, q1y);
     int o3 = vsg_orient2d(q0x, q0y, q1x, q1y, p0x, p0y);
