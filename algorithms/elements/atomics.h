@@ -5,10 +5,10 @@
  *
  * Only operations whose result does not depend on the order the items
  * run in are offered (or, xor, add, min, max on integers), so the device's
- * results equal the host's bit for bit. The two that return the old value
- * (compare-and-swap, fetch-and-add) build hash tables: where a key lands
- * and which member comes first depend on the order, so a table's users
- * read only what does not (a key's count, the set of its members).
+ * results equal the host's bit for bit. The one that returns the old value
+ * (compare-and-swap) builds hash tables: where a key lands and which member
+ * comes first depend on the order, so a table's users read only what does
+ * not (how many members a key has, the set of them).
  */
 #ifndef VSG_ELEMENTS_ATOMICS_H
 #define VSG_ELEMENTS_ATOMICS_H
@@ -29,7 +29,6 @@
                          (unsigned long long)(v)))
 #define VSG_CAS_U32(p, cmp, v) \
     ((uint32_t)atomicCAS((unsigned int *)(p), (unsigned int)(cmp), (unsigned int)(v)))
-#define VSG_FETCH_ADD_U32(p, v) ((uint32_t)atomicAdd((unsigned int *)(p), (unsigned int)(v)))
 #else
 #define VSG_OR_U32(p, v) (*(p) |= (uint32_t)(v))
 #define VSG_XOR_U32(p, v) (*(p) ^= (uint32_t)(v))
@@ -40,7 +39,6 @@
 #define VSG_MAX_U64(p, v) (*(p) = (uint64_t)(v) > *(p) ? (uint64_t)(v) : *(p))
 #define VSG_CAS_U64(p, cmp, v) vsg_cas_u64_host((p), (cmp), (v))
 #define VSG_CAS_U32(p, cmp, v) vsg_cas_u32_host((p), (cmp), (v))
-#define VSG_FETCH_ADD_U32(p, v) vsg_fetch_add_u32_host((p), (v))
 static inline uint32_t vsg_cas_u32_host(uint32_t *p, uint32_t cmp, uint32_t v)
 {
     uint32_t old = *p;
@@ -53,12 +51,6 @@ static inline uint64_t vsg_cas_u64_host(uint64_t *p, uint64_t cmp, uint64_t v)
     uint64_t old = *p;
     if (old == cmp)
         *p = v;
-    return old;
-}
-static inline uint32_t vsg_fetch_add_u32_host(uint32_t *p, uint32_t v)
-{
-    uint32_t old = *p;
-    *p = old + v;
     return old;
 }
 #endif

@@ -26,7 +26,7 @@ typedef struct { size_t bytes; size_t cap; } host_hdr;   /* keeps 16-byte alignm
 
 /* ---- the block cache ------------------------------------------------------------
  * Blocks of at least CACHE_MIN bytes are kept when freed, up to
- * CACHE_BLOCKS of them and CACHE_BYTES in all, and given again to an
+ * VSG_EXEC_HOST_CACHE of them and CACHE_BYTES in all, and given again to an
  * allocation they fit without wasting half. The CPU engine runs a stage
  * call per cache-sized batch (pipeline/coverage.c), each allocating the
  * same arrays: from malloc, each array of more than glibc's mmap

@@ -292,27 +292,27 @@ static vsg_status overlap_pass(const union_env *env, const int64_t *member_row,
                         : VSG_ERR_NOMEM;
     if (st != VSG_OK)
         goto done;
-    /* gverts[g]: about 16 bytes a vertex (first's room, before it counts) */
-    size_t *gverts = first;
+    /* verts[g]: the group's vertices, about 16 bytes of WKB each */
     for (size_t i = 0; i < n; i++)
-        gverts[group_of[i]] += members->size[i] / 16;
+        verts[group_of[i]] += members->size[i] / 16;
     for (int64_t g = 0; g < n_groups; g++)
-        new_id[g] = env->on_gpu || gverts[g] <= OVU_HOST_GROUP_MAX ? -1 : -3;
-    memset(first, 0, (G1 + 1) * sizeof *first);
+        new_id[g] = -1;
     for (size_t i = 0; i < n; i++)
-        if (!ok[group_of[i]] && new_id[group_of[i]] == -1)
+        if (!ok[group_of[i]])
             new_id[group_of[i]] = -2;   /* has members; numbered below, in group order */
-    for (int64_t g = 0; g < n_groups; g++)
-        if (new_id[g] == -2) {
+    for (int64_t g = 0; g < n_groups; g++) {
+        if (new_id[g] == -2 && (env->on_gpu || verts[g] <= OVU_HOST_GROUP_MAX)) {
             g_of[G] = g;
+            verts[G] = verts[g];   /* renumbered in place: G <= g */
             new_id[g] = G++;
+        } else {
+            new_id[g] = -1;
         }
+    }
     /* members by new group, input order within: a counting sort */
     for (size_t i = 0; i < n; i++)
-        if (new_id[group_of[i]] >= 0) {
+        if (new_id[group_of[i]] >= 0)
             first[new_id[group_of[i]] + 2]++;
-            verts[new_id[group_of[i]]] += members->size[i] / 16;   /* about: 16 bytes a vertex */
-        }
     for (int64_t j = 0; j < G; j++)
         first[j + 2] += first[j + 1];
     for (size_t i = 0; i < n; i++)
