@@ -176,7 +176,8 @@ VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0
  * (stages/overlay/refine_run.h allocates them). */
 typedef struct {
     int64_t *cp_ka, *cp_kb;          /* n_join: both chunks' first segments */
-    int32_t *cp_nb;                  /* n_join: the second chunk's segments */
+    uint32_t *cp_cols;               /* n_join: the second chunk's segments
+                                      * its rows test, as bits             */
     uint32_t *cp_rows;               /* n_join: its rows, as bits           */
     int64_t *rw_cnt, *rw_off;        /* n_join, n_join + 1                  */
     int64_t n_rows;
@@ -187,31 +188,48 @@ typedef struct {
     int64_t *ev_cnt, *ev_off;        /* n_rows, n_rows + 1: its events      */
 } vsg_ref_rows;
 
+/* The segments k0 .. k0 + n - 1 of side sd whose box meets box bb, as
+ * bits (the box tests are closed, as vsg_ref_seg_nodes's: a segment that
+ * only touches the box is in). */
+VSG_HD uint32_t vsg_ref_segs_in_box(const vsg_ref_side *sd, int64_t k0, int64_t n,
+                                    const double *bb)
+{
+    uint32_t bits = 0;
+    for (int64_t s = 0; s < n; s++) {
+        int64_t k = k0 + s;
+        double p0x = sd->v.x[k], p0y = sd->v.y[k], p1x = sd->v.x[k + 1], p1y = sd->v.y[k + 1];
+        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
+              fmin(p0y, p1y) > bb[3]))
+            bits |= (uint32_t)1 << s;
+    }
+    return bits;
+}
+
 /* Chunk pair (ca of A, cb of B), taken (else no rows): the segments of ca
  * whose box meets cb's box, as bits of *rows (a segment off the other
- * chunk's box meets none of its segments); both chunks' first segments
- * and cb's segment count. Returns the work, ca's segments + 1. */
+ * chunk's box meets none of its segments), and the segments of cb whose
+ * box meets ca's, as bits of *cols (the only ones a row tests: a segment
+ * of ca lies in ca's box, so it meets no other); both chunks' first
+ * segments. Returns the work, both chunks' segments + 1. */
 VSG_HD int64_t vsg_ref_chunk_rows(const vsg_ref_side *A, int64_t ca, const vsg_ref_side *B,
-                                  int64_t cb, int take, int64_t *ka, int64_t *kb, int32_t *nb,
-                                  uint32_t *rows)
+                                  int64_t cb, int take, int64_t *ka, int64_t *kb,
+                                  uint32_t *cols, uint32_t *rows)
 {
     int64_t ra, rb, na = 0, n = 0;
     *ka = *kb = 0;
-    *rows = 0;
+    *rows = *cols = 0;
     if (take) {
         na = vsg_ref_chunk_segs(A, ca, ka, &ra);
         n = vsg_ref_chunk_segs(B, cb, kb, &rb);
     }
-    const double *bb = B->chunk_box + 4 * cb;
-    for (int64_t s = 0; n > 0 && s < na; s++) {
-        int64_t k = *ka + s;
-        double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
-        if (!(fmax(p0x, p1x) < bb[0] || fmin(p0x, p1x) > bb[2] || fmax(p0y, p1y) < bb[1] ||
-              fmin(p0y, p1y) > bb[3]))
-            *rows |= (uint32_t)1 << s;
+    if (na > 0 && n > 0) {
+        *rows = vsg_ref_segs_in_box(A, *ka, na, B->chunk_box + 4 * cb);
+        if (*rows)
+            *cols = vsg_ref_segs_in_box(B, *kb, n, A->chunk_box + 4 * ca);
+        if (!*cols)
+            *rows = 0;
     }
-    *nb = (int32_t)n;
-    return na + 1;
+    return na + n + 1;
 }
 
 /* Chunk pair i's rows (the bits of rows) written from t: the pair and

@@ -234,7 +234,7 @@ VSG_HD int64_t vsg_ref_cp_rows(const vsg_ref_ctx *c, int64_t i)
     int64_t ga = A->chunk_geom[c->ja[i]], gb = B->chunk_geom[c->jb[i]];
     int64_t p = ga < 0 || gb < 0 ? -1 : vsg_pair_find(c->pa, c->pb, c->n_pairs, ga, gb);
     int64_t w = vsg_ref_chunk_rows(A, c->ja[i], B, c->jb[i], p >= 0, c->rw.cp_ka + i, c->rw.cp_kb + i,
-                                   c->rw.cp_nb + i, c->rw.cp_rows + i);
+                                   c->rw.cp_cols + i, c->rw.cp_rows + i);
     c->cp_pair[i] = p;
     c->rw.rw_cnt[i] = vsg_popcount_u32(c->rw.cp_rows[i]);
     return w;
@@ -270,8 +270,8 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
         return 0;
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int s = c->rw.rw_s[t];
-    int64_t k = c->rw.cp_ka[i] + s, kb = c->rw.cp_kb[i], nb = c->rw.cp_nb[i];
-    uint32_t row = fill ? c->rw.rw_hits[t] : 0xffffffffu, hits = 0;
+    int64_t k = c->rw.cp_ka[i] + s, kb = c->rw.cp_kb[i];
+    uint32_t row = fill ? c->rw.rw_hits[t] : c->rw.cp_cols[i], hits = 0;
     double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
     int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0, ia = -1;
     int64_t ib0 = fill ? c->cp_ib0[i] : -1;
@@ -279,9 +279,8 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
         int64_t ia0 = c->cp_ia0[i];
         ia = vsg_ref_find_inst_near(c, p, 0, k, ia0 >= 0 ? ia0 + s : -1);
     }
-    for (int64_t u = 0; u < nb; u++) {
-        if (!(row >> u & 1u))
-            continue;
+    for (; row; row &= row - 1) {
+        int u = vsg_low_bit_u32(row);
         int64_t m = kb + u;
         double nx[4], ny[4];
         looked++;

@@ -184,8 +184,8 @@ VSG_HD int64_t vsg_arr_cp_rows(const vsg_arr_ctx *c, int64_t i)
     int64_t ca = c->ja[i], cb = c->jb[i];
     int64_t ga = sd->chunk_geom[ca], gb = sd->chunk_geom[cb];
     int take = ga >= 0 && gb >= 0 && ga != gb && c->chunk_group[ca] == c->chunk_group[cb];
-    int64_t w = vsg_ref_chunk_rows(sd, ca, sd, cb, take, c->rw.cp_ka + i, c->rw.cp_kb + i, c->rw.cp_nb + i,
-                                   c->rw.cp_rows + i);
+    int64_t w = vsg_ref_chunk_rows(sd, ca, sd, cb, take, c->rw.cp_ka + i, c->rw.cp_kb + i,
+                                   c->rw.cp_cols + i, c->rw.cp_rows + i);
     c->rw.rw_cnt[i] = vsg_popcount_u32(c->rw.cp_rows[i]);
     return w;
 }
@@ -231,13 +231,12 @@ VSG_HD int64_t vsg_arr_row_events(const vsg_arr_ctx *c, int64_t t, int fill)
         return 0;
     const vsg_ref_side *sd = &c->sd;
     int64_t i = c->rw.rw_cp[t];
-    int64_t k = c->rw.cp_ka[i] + c->rw.rw_s[t], kb = c->rw.cp_kb[i], nb = c->rw.cp_nb[i];
-    uint32_t row = fill ? c->rw.rw_hits[t] : 0xffffffffu, hits = 0;
+    int64_t k = c->rw.cp_ka[i] + c->rw.rw_s[t], kb = c->rw.cp_kb[i];
+    uint32_t row = fill ? c->rw.rw_hits[t] : c->rw.cp_cols[i], hits = 0;
     double p0x = sd->v.x[k], p0y = sd->v.y[k], p1x = sd->v.x[k + 1], p1y = sd->v.y[k + 1];
     int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0;
-    for (int64_t u = 0; u < nb; u++) {
-        if (!(row >> u & 1u))
-            continue;
+    for (; row; row &= row - 1) {
+        int u = vsg_low_bit_u32(row);
         int64_t m = kb + u;
         double nx[4], ny[4];
         looked++;

@@ -53,7 +53,7 @@ vsg_status vsg_ref_rows_alloc_pairs(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r
     vsg_status st;
     TRY(get(x, s, (size_t)n * I64, &r->cp_ka));
     TRY(get(x, s, (size_t)n * I64, &r->cp_kb));
-    TRY(get(x, s, (size_t)n * sizeof(int32_t), &r->cp_nb));
+    TRY(get(x, s, (size_t)n * sizeof(uint32_t), &r->cp_cols));
     TRY(get(x, s, (size_t)n * sizeof(uint32_t), &r->cp_rows));
     TRY(get(x, s, (size_t)n * I64, &r->rw_cnt));
     TRY(get(x, s, (size_t)(n + 1) * I64, &r->rw_off));
