@@ -409,7 +409,9 @@ typedef struct {
     int64_t n;
     int64_t *group;
     double *ax, *ay, *bx, *by;
-    uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted   */
+    uint64_t *skey, *ekey;       /* node keys of starts and ends, sorted
+                                    (NULL with the keys' arrays: the
+                                    validity screen's R)                  */
     int64_t *sidx, *eidx;        /* the segments behind them               */
     int64_t *spos, *epos;        /* where each segment's keys sorted to    */
     uint8_t *smany, *emany;      /* 1: another segment's start (end) has
@@ -441,6 +443,8 @@ VSG_HD void vsg_cov_r_set(const vsg_cov_r *R, int64_t j, int64_t g, double ax, d
     R->ay[j] = ay;
     R->bx[j] = bx;
     R->by[j] = by;
+    if (!R->skey)   /* the screen's R: linked by ring order, no node keys */
+        return;
     R->skey[j] = vsg_cov_node_key(g, ax, ay);
     R->sidx[j] = j;
     R->ekey[j] = vsg_cov_node_key(g, bx, by);
@@ -620,10 +624,37 @@ VSG_HD void vsg_cov_pred_check(const vsg_cov_r *R, int64_t j, const int64_t *nex
         VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
 }
 
+/* The validity screen's link (strict: one group per row, nothing
+ * cancelled): next[j] is the segment after j in its input ring, taken from
+ * R's order, which keeps ring r's segments together, [lo, hi], in order
+ * (dir > 0) or reversed in place, and checked to start where j ends. No
+ * node keys are sorted or looked up: a point that two rings share, or
+ * that one ring visits twice, is a pair of segments meeting at an
+ * endpoint without following one another, which the screen's noding
+ * fails (vsg_cov_noding with next). */
+VSG_HD void vsg_cov_link_ring(const vsg_cov_r *R, int64_t j, const int64_t *r_ring,
+                              const int64_t *ring_coord, const int64_t *keep_off,
+                              const int8_t *dir, int64_t *next, int32_t *deg_end, uint32_t *bad)
+{
+    int64_t r = r_ring[j], lo = keep_off[ring_coord[r]], hi = keep_off[ring_coord[r + 1]] - 1;
+    int64_t m = dir[r] > 0 ? (j < hi ? j + 1 : lo) : (j > lo ? j - 1 : hi);
+    next[j] = m;
+    deg_end[j] = 1;
+    if (m == j || m < 0 || m >= R->n || R->group[m] != R->group[j] ||
+        !vsg_cov_same(R->bx[j], R->by[j], R->ax[m], R->ay[m])) {
+        next[j] = -1;
+        VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
+    }
+}
+
 /* ---- step 4: R is noded ------------------------------------------------------
  * Candidate pair (i, j) of R (boxes meeting): segments of one group may
- * meet only at a shared endpoint, and not run along each other there. */
-VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *bad)
+ * meet only at a shared endpoint, and not run along each other there.
+ * With next (the validity screen), only where one follows the other in
+ * its ring: any other contact is a point two rings share or one ring
+ * visits twice (vsg_cov_link_ring). */
+VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, const int64_t *next,
+                           uint32_t *bad)
 {
     if (i >= j || R->group[i] != R->group[j])
         return;
@@ -650,6 +681,8 @@ VSG_HD void vsg_cov_noding(const vsg_cov_r *R, int64_t i, int64_t j, uint32_t *b
             ex = ey = fx = fy = hx = hy = 0;
         }
         ok = shared && !vsg_cov_same(fx, fy, hx, hy) && vsg_cov_cw_class(ex, ey, fx, fy, hx, hy) > 0;
+        if (next && next[i] != j && next[j] != i)
+            ok = 0;
     }
     if (!ok)
         VSG_OR_U32(bad + R->group[i], VSG_COV_BAD_NODING);
@@ -712,7 +745,7 @@ VSG_HD int64_t vsg_cov_chunk_box(const vsg_cov_r *R, const int64_t *start, int64
 /* Segment i (box a) against segments [j0, j1) of its group, (i, i + 1)
  * aside. */
 VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, int64_t j0,
-                               int64_t j1, uint32_t *bad)
+                               int64_t j1, const int64_t *next, uint32_t *bad)
 {
     double b[4];
     for (int64_t j = j0; j < j1 && !vsg_cov_marked(R, i, bad); j++) {
@@ -720,7 +753,7 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
             continue;
         vsg_cov_seg_box(R, j, b);
         if (vsg_box_meets(a, b))
-            vsg_cov_noding(R, i, j, bad);
+            vsg_cov_noding(R, i, j, next, bad);
     }
 }
 
@@ -731,28 +764,29 @@ VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, i
  * vsg_cov_noding would find with four orientation tests, and one says so.
  * The rest (collinear, of two rings or groups, a repeated point) take
  * vsg_cov_noding. */
-VSG_HD void vsg_cov_noding_next(const vsg_cov_r *R, int64_t i, uint32_t *bad)
+VSG_HD void vsg_cov_noding_next(const vsg_cov_r *R, int64_t i, const int64_t *next,
+                                uint32_t *bad)
 {
     const int64_t j = i + 1;
     if (vsg_cov_marked(R, i, bad))
         return;
     if (R->group[i] == R->group[j]) {
         int o = VSG_ORIENT_UNCERTAIN;
-        if (vsg_cov_same(R->bx[i], R->by[i], R->ax[j], R->ay[j]))
+        if (vsg_cov_same(R->bx[i], R->by[i], R->ax[j], R->ay[j]) && (!next || next[i] == j))
             o = vsg_orient2d(R->ax[i], R->ay[i], R->bx[i], R->by[i], R->bx[j], R->by[j]);
-        else if (vsg_cov_same(R->ax[i], R->ay[i], R->bx[j], R->by[j]))
+        else if (vsg_cov_same(R->ax[i], R->ay[i], R->bx[j], R->by[j]) && (!next || next[j] == i))
             o = vsg_orient2d(R->ax[i], R->ay[i], R->bx[i], R->by[i], R->ax[j], R->ay[j]);
         if (o == VSG_ORIENT_CW || o == VSG_ORIENT_CCW)
             return;
     }
-    vsg_cov_noding(R, i, j, bad);
+    vsg_cov_noding(R, i, j, next, bad);
 }
 
 /* Item k of NODING_SELF_CHUNKS (the CPU engine's own backend): the pairs
  * of chunk k's segments that NODING_SELF's items test, with each
  * segment's box taken once. Work: at most VSG_COV_CHUNK^2. */
 VSG_HD int64_t vsg_cov_noding_chunk_self(const vsg_cov_r *R, const int64_t *start, int64_t k,
-                                         uint32_t *bad)
+                                         const int64_t *next, uint32_t *bad)
 {
     int64_t j0 = start[k], n = start[k + 1] - j0;
     double b[VSG_COV_CHUNK][4];
@@ -765,17 +799,18 @@ VSG_HD int64_t vsg_cov_noding_chunk_self(const vsg_cov_r *R, const int64_t *star
     for (int64_t q = 0; q < n; q++)
         for (int64_t r = q + 2; r < n && !vsg_cov_marked(R, j0, bad); r++)
             if (vsg_box_meets(b[q], b[r]))
-                vsg_cov_noding(R, j0 + q, j0 + r, bad);
+                vsg_cov_noding(R, j0 + q, j0 + r, next, bad);
     return n * n;
 }
 
 /* Item i of NODING_SELF: segment i against the later ones of its chunk,
  * which ends at j1. */
-VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, int64_t j1, uint32_t *bad)
+VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, int64_t j1,
+                                   const int64_t *next, uint32_t *bad)
 {
     double a[4];
     vsg_cov_seg_box(R, i, a);
-    vsg_cov_noding_run(R, i, a, i + 2, j1, bad);
+    vsg_cov_noding_run(R, i, a, i + 2, j1, next, bad);
     return j1 - i;
 }
 
@@ -787,7 +822,7 @@ VSG_HD int64_t vsg_cov_noding_self(const vsg_cov_r *R, int64_t i, int64_t j1, ui
  * one test. */
 VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
                                      const double *cbox, const int64_t *pa, const int64_t *pb,
-                                     int64_t t, uint32_t *bad)
+                                     int64_t t, const int64_t *next, uint32_t *bad)
 {
     int64_t q = t / VSG_COV_CHUNK, ka = pa[q], kb = pb[q];
     int64_t i = start[ka] + t % VSG_COV_CHUNK, j0 = start[kb], j1 = start[kb + 1];
@@ -797,7 +832,7 @@ VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
     vsg_cov_seg_box(R, i, a);
     if (!vsg_box_meets(a, cbox + 4 * kb))
         return 1;
-    vsg_cov_noding_run(R, i, a, j0, j1, bad);
+    vsg_cov_noding_run(R, i, a, j0, j1, next, bad);
     return j1 - j0;
 }
 
@@ -810,7 +845,7 @@ VSG_HD int64_t vsg_cov_noding_chunks(const vsg_cov_r *R, const int64_t *start,
  * 2 * VSG_COV_CHUNK box tests and VSG_COV_CHUNK^2 pairs. */
 VSG_HD int64_t vsg_cov_noding_pair(const vsg_cov_r *R, const int64_t *start,
                                    const double *cbox, const int64_t *pa, const int64_t *pb,
-                                   int64_t q, uint32_t *bad)
+                                   int64_t q, const int64_t *next, uint32_t *bad)
 {
     int64_t ka = pa[q], kb = pb[q];
     if (vsg_cov_marked(R, start[ka], bad))
@@ -834,7 +869,7 @@ VSG_HD int64_t vsg_cov_noding_pair(const vsg_cov_r *R, const int64_t *start,
         for (int k = 0; k < nj && !vsg_cov_marked(R, i, bad); k++) {
             work++;
             if (js[k] != i + 1 && vsg_box_meets(a, jb[k]))
-                vsg_cov_noding(R, i, js[k], bad);
+                vsg_cov_noding(R, i, js[k], next, bad);
         }
     }
     return work;

@@ -25,6 +25,7 @@ typedef struct {
      * input part of each input ring, ring of R and output ring */
     int strict;
     int64_t *ring_part, *r_part, *o_part, *iota;
+    int64_t *r_ring;               /* R.n: the input ring of each segment     */
     /* per input ring and coordinate */
     int64_t *coord_ring, *ring_geom;
     uint8_t *ring_shell;
@@ -132,6 +133,7 @@ enum {
     VSG_COV_NODING_PAIRS, /* n_pairs (chunk pairs; the CPU engine's own backend) */
     VSG_COV_NODING_SELF_CHUNKS, /* n_chunks (the CPU engine's own backend) */
     VSG_COV_PIP_PAIRS,    /* n_pairs (the CPU engine's own backend) */
+    VSG_COV_LINK_RING,    /* R.n (the screen's link) */
     VSG_COV_N_STEPS
 };
 
@@ -199,6 +201,13 @@ VSG_HD void vsg_cov_head_start(int64_t i, const int64_t *head, const int64_t *of
         start[n_heads] = n;
 }
 
+/* The noding's ring order: the validity screen's next (vsg_cov_noding),
+ * NULL for the union. */
+VSG_HD const int64_t *vsg_cov_strict_next(const vsg_cov_ctx *c)
+{
+    return c->strict ? c->next : NULL;
+}
+
 /* Item i of step s; returns its work (segments or coordinates touched). */
 VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
 {
@@ -235,12 +244,18 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                        c->keep_off, i, R);
         if (c->r_part && c->keep[i])
             c->r_part[c->keep_off[i]] = c->ring_part[c->coord_ring[i]];
+        if (c->r_ring && c->keep[i])
+            c->r_ring[c->keep_off[i]] = c->coord_ring[i];
         return 1;
     case VSG_COV_R_POS:
         vsg_cov_r_pos(R, i);
         return 1;
     case VSG_COV_LINK:
         return vsg_cov_link(R, i, c->strict, c->next, c->deg_end, c->bad);
+    case VSG_COV_LINK_RING:
+        vsg_cov_link_ring(R, i, c->r_ring, v->ring_coord, c->keep_off, c->dir, c->next,
+                          c->deg_end, c->bad);
+        return 1;
     case VSG_COV_PRED_COUNT:
         vsg_cov_pred_count(R, i, c->next, c->deg_end, c->preds, c->deg_start);
         return 1;
@@ -248,16 +263,19 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_pred_check(R, i, c->next, c->preds, c->bad);
         return 1;
     case VSG_COV_NODING_CHUNKS:
-        return vsg_cov_noding_chunks(R, c->c_start, c->c_box, c->pa, c->pb, i, c->bad);
+        return vsg_cov_noding_chunks(R, c->c_start, c->c_box, c->pa, c->pb, i,
+                                     vsg_cov_strict_next(c), c->bad);
     case VSG_COV_NODING_PAIRS:
-        return vsg_cov_noding_pair(R, c->c_start, c->c_box, c->pa, c->pb, i, c->bad);
+        return vsg_cov_noding_pair(R, c->c_start, c->c_box, c->pa, c->pb, i,
+                                   vsg_cov_strict_next(c), c->bad);
     case VSG_COV_NODING_NEXT:   /* the pairs the other two leave out */
-        vsg_cov_noding_next(R, i, c->bad);
+        vsg_cov_noding_next(R, i, vsg_cov_strict_next(c), c->bad);
         return 1;
     case VSG_COV_NODING_SELF_CHUNKS:
-        return vsg_cov_noding_chunk_self(R, c->c_start, i, c->bad);
+        return vsg_cov_noding_chunk_self(R, c->c_start, i, vsg_cov_strict_next(c), c->bad);
     case VSG_COV_NODING_SELF:   /* its chunk ends where chunk c_off[i] (+ 1 at a head) starts */
-        return vsg_cov_noding_self(R, i, c->c_start[c->c_off[i] + c->c_head[i]], c->bad);
+        return vsg_cov_noding_self(R, i, c->c_start[c->c_off[i] + c->c_head[i]],
+                                   vsg_cov_strict_next(c), c->bad);
     case VSG_COV_CHUNK_HEAD:
         c->c_head[i] = vsg_cov_chunk_head(R, i);
         return 1;

@@ -110,6 +110,32 @@ done:
     return st;
 }
 
+/* R's arrays for n segments; with keys, its node keys' too (the union
+ * links by them; the validity screen by ring order). */
+static vsg_status boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n, int keys)
+{
+    vsg_status st = VSG_OK;
+    memset(R, 0, sizeof *R);
+    R->n = n;
+    TRY(get(x, s, (size_t)n * I64, &R->group));
+    TRY(get(x, s, (size_t)n * F64, &R->ax));
+    TRY(get(x, s, (size_t)n * F64, &R->ay));
+    TRY(get(x, s, (size_t)n * F64, &R->bx));
+    TRY(get(x, s, (size_t)n * F64, &R->by));
+    if (!keys)
+        return st;
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
+    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
+    TRY(get(x, s, (size_t)n * I64, &R->sidx));
+    TRY(get(x, s, (size_t)n * I64, &R->eidx));
+    TRY(get(x, s, (size_t)n * I64, &R->spos));
+    TRY(get(x, s, (size_t)n * I64, &R->epos));
+    TRY(get(x, s, (size_t)n, &R->smany));
+    TRY(get(x, s, (size_t)n, &R->emany));
+done:
+    return st;
+}
+
 static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
@@ -143,11 +169,16 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(vsg_exec_scan_i64(x, c->keep, c->keep_off, nc));
     TRY(vsg_exec_read_i64(x, c->keep_off + nc, &n));
 
-    TRY(vsg_union_boundary_alloc(x, s, R, n));
-    if (c->strict)
+    TRY(boundary_alloc(x, s, R, n, !c->strict));
+    if (c->strict) {
         TRY(get(x, s, (size_t)n * I64, &c->r_part));
+        TRY(get(x, s, (size_t)n * I64, &c->r_ring));
+    }
     TRY(step(x, c, VSG_COV_R_FILL, nc));
-    TRY(r_keys(x, c));
+    /* the screen links each segment to the next of its input ring
+     * (vsg_cov_link_ring): no node keys to sort */
+    if (!c->strict)
+        TRY(r_keys(x, c));
 done:
     vsg_exec_stage_end(x, nc, n);
     return st;
@@ -226,7 +257,7 @@ static vsg_status link_and_node(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)n * sizeof(uint32_t), &c->preds));
     TRY(vsg_exec_memset(x, c->preds, 0, (size_t)n * sizeof(uint32_t)));
     TRY(vsg_exec_memset(x, c->deg_start, 0, (size_t)n * sizeof(int32_t)));
-    TRY(step(x, c, VSG_COV_LINK, n));
+    TRY(step(x, c, c->strict ? VSG_COV_LINK_RING : VSG_COV_LINK, n));
     TRY(step(x, c, VSG_COV_PRED_COUNT, n));
     TRY(step(x, c, VSG_COV_PRED_CHECK, n));
     vsg_exec_stage_end(x, n, n);
@@ -466,23 +497,7 @@ static vsg_status run(vsg_exec *x, vsg_cov_ctx *c, int have_r, vsg_columnar *out
 
 vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n)
 {
-    vsg_status st;
-    R->n = n;
-    TRY(get(x, s, (size_t)n * I64, &R->group));
-    TRY(get(x, s, (size_t)n * F64, &R->ax));
-    TRY(get(x, s, (size_t)n * F64, &R->ay));
-    TRY(get(x, s, (size_t)n * F64, &R->bx));
-    TRY(get(x, s, (size_t)n * F64, &R->by));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->skey));
-    TRY(get(x, s, (size_t)n * sizeof(uint64_t), &R->ekey));
-    TRY(get(x, s, (size_t)n * I64, &R->sidx));
-    TRY(get(x, s, (size_t)n * I64, &R->eidx));
-    TRY(get(x, s, (size_t)n * I64, &R->spos));
-    TRY(get(x, s, (size_t)n * I64, &R->epos));
-    TRY(get(x, s, (size_t)n, &R->smany));
-    TRY(get(x, s, (size_t)n, &R->emany));
-done:
-    return st;
+    return boundary_alloc(x, s, R, n, 1);
 }
 
 vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_groups,
