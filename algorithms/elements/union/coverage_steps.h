@@ -134,6 +134,7 @@ enum {
     VSG_COV_NODING_SELF_CHUNKS, /* n_chunks (the CPU engine's own backend) */
     VSG_COV_PIP_PAIRS,    /* n_pairs (the CPU engine's own backend) */
     VSG_COV_LINK_RING,    /* R.n (the screen's link) */
+    VSG_COV_SEG_KEEP,     /* n_coords (the screen's R: every segment) */
     VSG_COV_N_STEPS
 };
 
@@ -235,6 +236,15 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return vsg_cov_table_insert(
             &c->table, vsg_cov_seg_key_at(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i),
             i, c->slot_of);
+    case VSG_COV_SEG_KEEP: {
+        /* the screen keeps every segment: two equal ones meet along
+         * each other, which its noding fails (vsg_cov_noding) */
+        int64_t g;
+        double ax, ay, bx, by;
+        c->keep[i] = vsg_cov_seg(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i, &g, &ax,
+                                 &ay, &bx, &by);
+        return 1;
+    }
     case VSG_COV_CANCEL:
         vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, &c->table,
                        c->slot_of, i, c->strict, c->keep, c->bad);

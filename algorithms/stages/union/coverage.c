@@ -159,13 +159,17 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_MIN_I, nc));
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
 
-    TRY(get(x, s, (size_t)nc * I64, &c->slot_of));
     TRY(get(x, s, (size_t)nc * I64, &c->keep));
     TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));
-    TRY(table(x, c, s, nc));
-    TRY(step(x, c, VSG_COV_TABLE_INSERT, nc));
-    TRY(vsg_exec_memset(x, c->keep, 0, (size_t)nc * I64));
-    TRY(step(x, c, VSG_COV_CANCEL, nc));
+    if (c->strict) {   /* the screen: nothing cancels (coverage.h, vsg_cov_noding) */
+        TRY(step(x, c, VSG_COV_SEG_KEEP, nc));
+    } else {
+        TRY(get(x, s, (size_t)nc * I64, &c->slot_of));
+        TRY(table(x, c, s, nc));
+        TRY(step(x, c, VSG_COV_TABLE_INSERT, nc));
+        TRY(vsg_exec_memset(x, c->keep, 0, (size_t)nc * I64));
+        TRY(step(x, c, VSG_COV_CANCEL, nc));
+    }
     TRY(vsg_exec_scan_i64(x, c->keep, c->keep_off, nc));
     TRY(vsg_exec_read_i64(x, c->keep_off + nc, &n));
 
