@@ -1021,6 +1021,20 @@ VSG_HD int vsg_cov_rank_round(int64_t j, const int64_t *dist, const int64_t *nx,
     return 1;
 }
 
+/* The validity screen's rings (strict), without the rounds: R's ring
+ * [lo, hi] is its input ring, linked in ring order (vsg_cov_link_ring),
+ * so the leader is lo and the cycle from it runs lo, lo + 1, ..., hi
+ * (forward) or lo, hi, hi - 1, ..., lo + 1 (reversed in place): the lab
+ * and dist the rounds would give. */
+VSG_HD void vsg_cov_ring_order(int64_t j, const int64_t *r_ring, const int64_t *ring_coord,
+                               const int64_t *keep_off, const int8_t *dir, int64_t *lab,
+                               int64_t *dist)
+{
+    int64_t r = r_ring[j], lo = keep_off[ring_coord[r]], hi = keep_off[ring_coord[r + 1]] - 1;
+    lab[j] = lo;
+    dist[j] = dir[r] > 0 || j == lo ? hi - j : j - lo - 1;   /* the steps to the cut */
+}
+
 /* ---- step 6: the rings of R as columnar rings ---------------------------------
  * Ring ids in leader order (is_leader scanned); ring q's coordinates are
  * its segments' starts from the leader on, then the leader's again. */

@@ -135,6 +135,7 @@ enum {
     VSG_COV_PIP_PAIRS,    /* n_pairs (the CPU engine's own backend) */
     VSG_COV_LINK_RING,    /* R.n (the screen's link) */
     VSG_COV_SEG_KEEP,     /* n_coords (the screen's R: every segment) */
+    VSG_COV_RING_ORDER,   /* R.n (the screen's rings) */
     VSG_COV_N_STEPS
 };
 
@@ -325,6 +326,9 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_DIST_EXPAND:
         vsg_cov_dist_expand(i, c->next, c->run_off, c->run_head, c->rlab, c->rdist, c->dist);
+        return 1;
+    case VSG_COV_RING_ORDER:
+        vsg_cov_ring_order(i, c->r_ring, v->ring_coord, c->keep_off, c->dir, c->lab, c->dist);
         return 1;
     case VSG_COV_LEADER:
         vsg_cov_leader(i, c->lab, c->is_leader);

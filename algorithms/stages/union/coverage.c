@@ -305,13 +305,11 @@ done:
     return st;
 }
 
-static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+/* lab and dist of R's cycles of next, by pointer jumping over runs. */
+static vsg_status cycles(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
-    int64_t n = c->R.n, nq = 0, nk = 0;
-    vsg_exec_stage_begin(x, NAME(c, "rings"));
-    TRY(get(x, s, (size_t)n * I64, &c->lab));
-    TRY(get(x, s, (size_t)n * I64, &c->dist));
+    int64_t n = c->R.n;
     TRY(get(x, s, (size_t)n * I64, &c->is_head));
     TRY(get(x, s, (size_t)(n + 1) * I64, &c->run_off));
     TRY(get(x, s, I64, &c->changed));
@@ -329,6 +327,22 @@ static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_CUT, c->n_runs));
     TRY(jump(x, c, VSG_COV_RANK_ROUND, &c->rdist, &c->rdist2));
     TRY(step(x, c, VSG_COV_DIST_EXPAND, n));
+done:
+    return st;
+}
+
+static vsg_status rings(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t n = c->R.n, nq = 0, nk = 0;
+    vsg_exec_stage_begin(x, NAME(c, "rings"));
+    TRY(get(x, s, (size_t)n * I64, &c->lab));
+    TRY(get(x, s, (size_t)n * I64, &c->dist));
+    if (c->strict) {   /* the screen: its rings are its input's */
+        TRY(step(x, c, VSG_COV_RING_ORDER, n));
+    } else {
+        TRY(cycles(x, c, s));
+    }
 
     TRY(get(x, s, (size_t)n * I64, &c->is_leader));
     TRY(get(x, s, (size_t)(n + 1) * I64, &c->leader_off));
