@@ -82,6 +82,11 @@ static const char *const kInvalid[] = {
     "POLYGON((0 0,4 0,4 4,2 4,2 6,2 4,0 4,0 0))",
     /* a ring touching itself at a vertex (an inverted hole) */
     "POLYGON((0 0,4 0,4 4,2 4,3 2,1 2,2 4,0 4,0 0))",
+    /* a ring through its own first vertex again (two triangles at one
+     * point), either orientation: the screen's link follows ring order,
+     * its noding must fail the second visit */
+    "POLYGON((2 2,0 0,4 0,2 2,4 4,0 4,2 2))",
+    "POLYGON((2 2,0 4,4 4,2 2,4 0,0 0,2 2))",
     /* a vertex on another segment of the same ring */
     "POLYGON((0 0,4 0,4 4,2 0.0,0 4,0 0))",
     /* hole outside its shell */
@@ -119,6 +124,14 @@ static const char *const kValidTouching[] = {
     "POLYGON((0 0,4 0,4 4,0 4,0 0),(2 0,3 1,1 1,2 0))",
     /* parts touching at a corner */
     "MULTIPOLYGON(((0 0,1 0,1 1,0 1,0 0)),((1 1,2 1,2 2,1 2,1 1)))",
+    /* a hole starting where its shell starts and ends, either
+     * orientation: the shell's last segment and the hole's first are
+     * neighbours in R without following one another */
+    "POLYGON((0 0,4 0,4 4,0 4,0 0),(0 0,2 1,1 2,0 0))",
+    "POLYGON((0 0,0 4,4 4,4 0,0 0),(0 0,1 2,2 1,0 0))",
+    "POLYGON((0 0,4 0,4 4,0 4,0 0),(0 0,1 2,2 1,0 0))",
+    /* parts touching at the first vertex of both */
+    "MULTIPOLYGON(((1 1,0 1,0 0,1 0,1 1)),((1 1,2 1,2 2,1 2,1 1)))",
     /* two holes touching at a point */
     "POLYGON((0 0,10 0,10 10,0 10,0 0),(1 1,3 1,3 3,1 3,1 1),(3 3,5 3,5 5,3 5,3 3))",
     NULL};
