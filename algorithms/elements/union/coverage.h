@@ -1132,6 +1132,18 @@ VSG_HD void vsg_cov_out_ring(int64_t q, const double *ox, const double *oy,
     tp_box[4 * q + 1] = tp_box[4 * q + 3] = py;
 }
 
+/* The validity screen (strict, one group per row): whether row g has one
+ * ring, whose nesting has nothing to check (no ring of its row around it
+ * or inside it). Its boxes are then inverted before the nesting's join,
+ * which pairs rings of all rows and keeps those of one row: on rows of
+ * one ring each (most counties) it paired every neighbour for nothing. */
+VSG_HD int vsg_cov_lone_ring(const vsg_col_view *v, int64_t g)
+{
+    if (g < 0 || g >= v->n_geoms)
+        return 0;
+    return v->part_ring[v->geom_part[g + 1]] - v->part_ring[v->geom_part[g]] == 1;
+}
+
 /* Chunks of ring c to test pair t against (0 when the pair does not count). */
 VSG_HD int64_t vsg_cov_pip_items(int64_t t, const int64_t *pr, const int64_t *pc,
                                  const int64_t *ring_group, const int64_t *ring_coord)

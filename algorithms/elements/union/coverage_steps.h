@@ -374,6 +374,10 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
             c->o_box[4 * i + k] = vsg_double_of_ord(c->o_ord[4 * i + k]);
         vsg_cov_out_ring(i, c->ox, c->oy, c->o_ring_coord, c->o_min, c->tp, c->o_group, c->sign,
                          c->tp_box, c->bad);
+        if (c->strict && vsg_cov_lone_ring(v, c->o_group[i])) {
+            vsg_box_set_inverted(c->o_box + 4 * i);
+            vsg_box_set_inverted(c->tp_box + 4 * i);
+        }
         c->depth[i] = c->wind[i] = 0;
         c->parent[i] = 0;
         return VSG_COV_MAX_REPEAT;
