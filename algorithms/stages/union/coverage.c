@@ -25,6 +25,12 @@
  *   coverage_output    rings of good groups ordered (group, shell, holes)
  *                      and written as one MultiPolygon per group
  *
+ * The validity screen (strict, one group per row) runs the same stages
+ * shortened where a row's rings are its input's: every segment kept (none
+ * cancels), each linked to the next of its input ring by R's order, the
+ * noding failing any other contact at an endpoint, the rings labelled by
+ * that order, rows of one ring left out of the nesting's join.
+ *
  * A group that any check rejects is NULL in the output, group_ok[g] = 0
  * and why[g] says which check (VSG_COV_BAD_*): the caller unions it
  * another way. Every step is a launch of one dispatcher
@@ -50,7 +56,7 @@ static vsg_status step(vsg_exec *x, const vsg_cov_ctx *c, int s, int64_t n)
 }
 
 /* The trace's name of a stage of the union, or of the validity screen
- * (strict) that runs the same steps. */
+ * (strict) that runs its shortened steps. */
 #define NAME(c, what) ((c)->strict ? "screen_" what : "coverage_" what)
 
 /* scratch of the call, in s (stages/step.h) */
