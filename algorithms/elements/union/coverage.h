@@ -624,6 +624,18 @@ VSG_HD void vsg_cov_pred_check(const vsg_cov_r *R, int64_t j, const int64_t *nex
         VSG_OR_U32(bad + R->group[j], VSG_COV_BAD_NODE);
 }
 
+/* The validity screen's R (strict, nothing cancelled) keeps each input
+ * ring's segments together, in coordinate order: segment j's ring r
+ * (returned) holds R's segments [*lo, *hi]. */
+VSG_HD int64_t vsg_cov_r_ring_span(int64_t j, const int64_t *r_ring, const int64_t *ring_coord,
+                                   const int64_t *keep_off, int64_t *lo, int64_t *hi)
+{
+    int64_t r = r_ring[j];
+    *lo = keep_off[ring_coord[r]];
+    *hi = keep_off[ring_coord[r + 1]] - 1;
+    return r;
+}
+
 /* The validity screen's link (strict: one group per row, nothing
  * cancelled): next[j] is the segment after j in its input ring, taken from
  * R's order, which keeps ring r's segments together, [lo, hi], in order
@@ -636,7 +648,7 @@ VSG_HD void vsg_cov_link_ring(const vsg_cov_r *R, int64_t j, const int64_t *r_ri
                               const int64_t *ring_coord, const int64_t *keep_off,
                               const int8_t *dir, int64_t *next, int32_t *deg_end, uint32_t *bad)
 {
-    int64_t r = r_ring[j], lo = keep_off[ring_coord[r]], hi = keep_off[ring_coord[r + 1]] - 1;
+    int64_t lo, hi, r = vsg_cov_r_ring_span(j, r_ring, ring_coord, keep_off, &lo, &hi);
     int64_t m = dir[r] > 0 ? (j < hi ? j + 1 : lo) : (j > lo ? j - 1 : hi);
     next[j] = m;
     deg_end[j] = 1;
@@ -1030,7 +1042,7 @@ VSG_HD void vsg_cov_ring_order(int64_t j, const int64_t *r_ring, const int64_t *
                                const int64_t *keep_off, const int8_t *dir, int64_t *lab,
                                int64_t *dist)
 {
-    int64_t r = r_ring[j], lo = keep_off[ring_coord[r]], hi = keep_off[ring_coord[r + 1]] - 1;
+    int64_t lo, hi, r = vsg_cov_r_ring_span(j, r_ring, ring_coord, keep_off, &lo, &hi);
     lab[j] = lo;
     dist[j] = dir[r] > 0 || j == lo ? hi - j : j - lo - 1;   /* the steps to the cut */
 }
