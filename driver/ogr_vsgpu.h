@@ -814,12 +814,23 @@ class OGRVSGPUOverlayLayer final : public OGRVSGPUResultLayer
     bool ReportConsumed();
 
     /* The GPU pipeline's batches when BATCH_SIZE is not given
-     * (BatchLimits). */
+     * (BatchLimits): a full batch is this, or up to kGpuBatchScaleMax
+     * times more on a device with room for it (kGpuDeviceBytesPerWkbByte
+     * of device memory per WKB byte at the peak, at most 1/8 of what the
+     * device had free when it was opened). */
     static constexpr size_t kGpuBatchRows = 131072;
     static constexpr size_t kGpuBatchBytes = size_t{64} << 20;
+    static constexpr size_t kGpuBatchScaleMax = 4;
+    static constexpr size_t kGpuDeviceBytesPerWkbByte = 50;
     /* With read-ahead, the first of those batches is this many times
-     * smaller, and each next one twice the one before (BatchLimits). */
+     * smaller than kGpuBatchRows / kGpuBatchBytes, and each next one
+     * kGpuBatchGrowth times the one before (BatchLimits). */
     static constexpr size_t kGpuFirstBatchDivisor = 8;
+    static constexpr size_t kGpuBatchGrowth = 4;
+    /* The device's memory as the engine reported it after the last
+     * batch (0: not known yet); read by the reader thread. */
+    std::atomic<int64_t> m_gpu_capacity{0};
+    void NoteGpuCapacity();
     /* PrebuildFeatures: at most this many runs at once, each at least
      * this many features */
     static constexpr size_t kPrebuildThreads = 8;

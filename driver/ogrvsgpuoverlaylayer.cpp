@@ -172,33 +172,54 @@ bool OGRVSGPUOverlayLayer::IndexMethod(vsgpu::SourceBatch *batch)
 }
 
 /* The GPU pipeline pays a fixed cost per batch (a few hundred launches,
- * and reads that wait for the device: about 8 ms a batch on an H100), so
- * unless BATCH_SIZE is given it takes batches 8 times the CPU engine's,
- * capped by WKB bytes so that a batch of large polygons stays within
- * device memory (about 800 bytes of device memory per input vertex at the
- * peak, docs/gpu-stages.md: 64 MB of WKB, about 4 M vertices, ~3 GB). */
+ * and reads that wait for the device: about 6 ms a batch on an H200,
+ * docs/gpu-stages.md "Batches"), so unless BATCH_SIZE is given it takes
+ * batches 8 times the CPU engine's, capped by WKB bytes so that a batch
+ * of large polygons stays within device memory (about 800 bytes of device
+ * memory per input vertex at the peak: 64 MB of WKB, about 4 M vertices,
+ * ~3 GB), and up to 4 times that where the device has room for it. */
 void OGRVSGPUOverlayLayer::BatchLimits(size_t index, size_t *rows, size_t *bytes) const
 {
     *rows = static_cast<size_t>(m_plan->opts.batch_size);
     *bytes = SIZE_MAX;
     if (m_plan->opts.batch_size_set || m_plan->dispatch.selected != VSG_RUNTIME_GPU)
         return;
-    *rows = kGpuBatchRows;
-    *bytes = kGpuBatchBytes;
+    size_t scale = 1;
+    const int64_t capacity = m_gpu_capacity.load();
+    if (capacity > 0)
+        scale = std::clamp<size_t>(static_cast<size_t>(capacity) / 8 /
+                                       kGpuDeviceBytesPerWkbByte / kGpuBatchBytes,
+                                   1, kGpuBatchScaleMax);
+    const size_t full_rows = kGpuBatchRows * scale, full_bytes = kGpuBatchBytes * scale;
+    *rows = full_rows;
+    *bytes = full_bytes;
     /* With read-ahead nothing is written until the first batch is
      * computed: a smaller first batch starts the writer sooner. Writing a
-     * batch takes longer than computing one (on the H100 host, 0.6 s
-     * against 0.16 s for 64 MB of WKB, docs/benchmarks.md run G), so each
-     * next batch twice the one before is computed while the one before is
-     * written, and the writer does not wait for the full ones. */
+     * batch takes about 4 times as long as computing it (on the H100 host,
+     * 0.6 s against 0.16 s for 64 MB of WKB, docs/benchmarks.md run G), so
+     * each next batch, 4 times the one before, is computed while the one
+     * before is written, and the writer hardly waits for the large ones. */
     if (m_plan->opts.read_ahead)
     {
-        size_t div = kGpuFirstBatchDivisor;
-        for (size_t k = 0; k < index && div > 1; ++k)
-            div /= 2;
-        *rows /= div;
-        *bytes /= div;
+        size_t r = kGpuBatchRows / kGpuFirstBatchDivisor;
+        size_t b = kGpuBatchBytes / kGpuFirstBatchDivisor;
+        for (size_t k = 0; k < index && r < full_rows; ++k)
+        {
+            r *= kGpuBatchGrowth;
+            b *= kGpuBatchGrowth;
+        }
+        *rows = std::min(r, full_rows);
+        *bytes = std::min(b, full_bytes);
     }
+}
+
+/* The device's free memory as the engine found it, for the batches read
+ * from now on (on this thread, while no batch computes). */
+void OGRVSGPUOverlayLayer::NoteGpuCapacity()
+{
+    vsg_gpu_stats s;
+    if (m_gpu_capacity.load() == 0 && vsg_engine_gpu_report(m_engine, &s))
+        m_gpu_capacity.store(s.capacity_bytes);
 }
 
 /* Phase 2: the next batch of input features through the engine: the one
@@ -221,6 +242,7 @@ bool OGRVSGPUOverlayLayer::NextBatch()
     if (waited)
         AddStage("read_ahead_wait", t_wait, 1, 1);
     FlushBuildStage();
+    NoteGpuCapacity();
     TakeBatch(&m_next);
     if (!ok)
     {
