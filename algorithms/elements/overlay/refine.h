@@ -24,10 +24,12 @@
  *               (orientation by adaptive arithmetic): every endpoint of
  *               one segment lying on the other is a node on both; a
  *               proper crossing is a node on both at the crossing point,
- *               rounded once and clamped into both segments' boxes.
+ *               rounded once and clamped into both segments' boxes. A
+ *               node at an end of a segment flags that end; one inside
+ *               it is an event.
  *   pieces      events sorted along their segment (by the dominant axis,
- *               exact comparisons); each segment splits at its interior
- *               nodes.
+ *               exact comparisons); each segment splits at them, and a
+ *               piece's end at a flagged end or an event is a node.
  *   labels      at every node, each piece's side of the other polygon is
  *               read from the other polygon's pieces there, in exact
  *               angular order: the first of them clockwise from the piece

@@ -247,26 +247,49 @@ VSG_HD void vsg_ref_row_fill(const vsg_ref_ctx *c, int64_t i)
 }
 
 /* Chunk pair i's first instances of both chunks, where its rows have
- * events: the rows' instances are found next to them. */
+ * nodes: the rows' instances are found next to them. */
 VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
 {
     int64_t p = c->cp_pair[i];
+    uint32_t any = 0;
     c->cp_ia0[i] = c->cp_ib0[i] = -1;
-    if (p < 0 || c->rw.ev_off[c->rw.rw_off[i + 1]] == c->rw.ev_off[c->rw.rw_off[i]])
+    for (int64_t t = c->rw.rw_off[i]; p >= 0 && t < c->rw.rw_off[i + 1]; t++)
+        any |= c->rw.rw_hits[t];
+    if (!any)
         return;
     c->cp_ia0[i] = vsg_ref_find_inst(c, p, 0, c->rw.cp_ka[i]);
     c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->rw.cp_kb[i]);
 }
 
+/* Where node (x, y) lies on segment a -> b: at its start (VSG_REF_SNODE),
+ * at its end (VSG_REF_ENODE), or inside it (0). */
+VSG_HD uint32_t vsg_ref_node_end(double ax, double ay, double bx, double by, double x, double y)
+{
+    if (vsg_cov_same(x, y, ax, ay))
+        return VSG_REF_SNODE;
+    return vsg_cov_same(x, y, bx, by) ? VSG_REF_ENODE : 0u;
+}
+
+/* Instance i's end flag f, set once (most ends are flagged by several
+ * segment pairs: read first, so that only the first few pay the atomic). */
+VSG_HD void vsg_ref_flag_end(const vsg_ref_ctx *c, int64_t i, uint32_t f)
+{
+    if (i >= 0 && !(c->in_flags[i] & f))
+        VSG_OR_U32(c->in_flags + i, f);
+}
+
 /* The nodes of row t (segment s of side 0's chunk against side 1's
- * chunk): counted (fill = 0: ev_cnt[t], and the segments with nodes as
- * bits of rw_hits[t]), then written from ev_off[t] (fill = 1) by
- * revisiting only those: the exact tests of the pairs without nodes,
- * most of them, are made once. Returns the segment pairs looked at. */
+ * chunk). A node at an end of an instance's segment flags that end (the
+ * most of real data's nodes, where the layers share their vertices); one
+ * inside it is an event, which cuts it. Counted first (fill = 0:
+ * ev_cnt[t], the events; the segments with nodes as bits of rw_hits[t]),
+ * then written from ev_off[t] and the ends flagged (fill = 1) by
+ * revisiting only those: the exact tests of the pairs without nodes, most
+ * of them, are made once. Returns the segment pairs looked at. */
 VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
 {
     int64_t i = c->rw.rw_cp[t], p = c->cp_pair[i];
-    if (fill && c->rw.ev_off[t + 1] == c->rw.ev_off[t])
+    if (fill && !c->rw.rw_hits[t])
         return 0;
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int s = c->rw.rw_s[t];
@@ -282,37 +305,50 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
     for (; row; row &= row - 1) {
         int u = vsg_low_bit_u32(row);
         int64_t m = kb + u;
+        double q0x = B->v.x[m], q0y = B->v.y[m], q1x = B->v.x[m + 1], q1y = B->v.y[m + 1];
         double nx[4], ny[4];
         looked++;
-        int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, B->v.x[m], B->v.y[m], B->v.x[m + 1],
-                                    B->v.y[m + 1], nx, ny);
+        int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, nx, ny);
         if (cnt < 0) {
             VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
             continue;
         }
         if (cnt == 0)
             continue;
+        int64_t ib = -1, iw = ia;
         if (!fill) {
             hits |= (uint32_t)1 << u;
         } else {
-            int64_t ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + u : -1);
-            int64_t iw = ia;
+            ib = vsg_ref_find_inst_near(c, p, 1, m, ib0 >= 0 ? ib0 + u : -1);
             if (ia < 0 || ib < 0) {
                 VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
                 iw = -1;
             }
-            for (int e = 0; e < cnt; e++) {
-                c->ev_inst[o + n + 2 * e] = iw;
-                c->ev_inst[o + n + 2 * e + 1] = ib;
-                c->ev_x[o + n + 2 * e] = c->ev_x[o + n + 2 * e + 1] = nx[e];
-                c->ev_y[o + n + 2 * e] = c->ev_y[o + n + 2 * e + 1] = ny[e];
-            }
         }
-        n += 2 * cnt;
+        for (int e = 0; e < cnt; e++) {
+            uint32_t fa = vsg_ref_node_end(p0x, p0y, p1x, p1y, nx[e], ny[e]);
+            uint32_t fb = vsg_ref_node_end(q0x, q0y, q1x, q1y, nx[e], ny[e]);
+            if (fill && fa)
+                vsg_ref_flag_end(c, iw, fa);
+            if (fill && fb)
+                vsg_ref_flag_end(c, ib, fb);
+            if (fill && !fa) {
+                c->ev_inst[o + n] = iw;
+                c->ev_x[o + n] = nx[e];
+                c->ev_y[o + n] = ny[e];
+            }
+            n += !fa;
+            if (fill && !fb) {
+                c->ev_inst[o + n] = ib;
+                c->ev_x[o + n] = nx[e];
+                c->ev_y[o + n] = ny[e];
+            }
+            n += !fb;
+        }
     }
-    if (fill && n > 0)
-        c->touch[p] = 1;   /* every writer stores the same value */
-    if (!fill) {
+    if (fill)
+        c->touch[p] = 1;   /* a row with hits: every writer stores the same value */
+    else {
         c->rw.rw_hits[t] = hits;
         c->rw.ev_cnt[t] = n;
     }
