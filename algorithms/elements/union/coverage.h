@@ -470,6 +470,11 @@ VSG_HD void vsg_cov_r_fill(const vsg_col_view *v, const int64_t *group_of,
  * same direction, 1 to the right, 2 opposite, 3 to the left; -1 uncertain. */
 VSG_HD int vsg_cov_cw_class(double vx, double vy, double dx, double dy, double px, double py)
 {
+    /* p at d: two pieces along one edge, the most of real data's labels
+     * (shared edges); the orientation would be exactly 0, settled only
+     * past the filter */
+    if (px == dx && py == dy && (dx != vx || dy != vy))
+        return 0;
     int o = vsg_orient2d(vx, vy, dx, dy, px, py);
     if (o == VSG_ORIENT_UNCERTAIN)
         return -1;
