@@ -315,6 +315,18 @@ VSG_HD int vsg_ref_cross_doubtful(double p0x, double p0y, double p1x, double p1y
     return 0;
 }
 
+/* Whether segments p and q are one edge of positive length, in either
+ * direction: its four nodes (vsg_ref_seg_nodes) are both segments' ends,
+ * so callers flag the ends without the nodes. */
+VSG_HD int vsg_ref_seg_shared(double p0x, double p0y, double p1x, double p1y, double q0x,
+                              double q0y, double q1x, double q1y)
+{
+    if (p0x == p1x && p0y == p1y)
+        return 0;
+    return (p0x == q0x && p0y == q0y && p1x == q1x && p1y == q1y) ||
+           (p0x == q1x && p0y == q1y && p1x == q0x && p1y == q0y);
+}
+
 /* The nodes of segment pair (s of side 0, t of side 1): up to 8 points, each
  * a node on both. Returns the count, or -1 when an orientation is not
  * decided (the pair is handed back). */

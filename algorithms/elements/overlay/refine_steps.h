@@ -274,7 +274,7 @@ VSG_HD uint32_t vsg_ref_node_end(double ax, double ay, double bx, double by, dou
  * segment pairs: read first, so that only the first few pay the atomic). */
 VSG_HD void vsg_ref_flag_end(const vsg_ref_ctx *c, int64_t i, uint32_t f)
 {
-    if (i >= 0 && !(c->in_flags[i] & f))
+    if (i >= 0 && (c->in_flags[i] & f) != f)
         VSG_OR_U32(c->in_flags + i, f);
 }
 
@@ -308,7 +308,8 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
         double q0x = B->v.x[m], q0y = B->v.y[m], q1x = B->v.x[m + 1], q1y = B->v.y[m + 1];
         double nx[4], ny[4];
         looked++;
-        int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, nx, ny);
+        int shared = vsg_ref_seg_shared(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y);
+        int cnt = shared ? 4 : vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y, nx, ny);
         if (cnt < 0) {
             VSG_OR_U32(c->why + p, VSG_REF_BAD_UNSURE);
             continue;
@@ -324,6 +325,13 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
                 VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
                 iw = -1;
             }
+        }
+        if (shared) {   /* both ends of both, no event */
+            if (fill) {
+                vsg_ref_flag_end(c, iw, VSG_REF_SNODE | VSG_REF_ENODE);
+                vsg_ref_flag_end(c, ib, VSG_REF_SNODE | VSG_REF_ENODE);
+            }
+            continue;
         }
         for (int e = 0; e < cnt; e++) {
             uint32_t fa = vsg_ref_node_end(p0x, p0y, p1x, p1y, nx[e], ny[e]);

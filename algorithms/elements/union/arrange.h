@@ -200,6 +200,16 @@ VSG_HD int64_t vsg_arr_vertex(const vsg_arr_ctx *c, int64_t k)
     return k;
 }
 
+/* Vertex k flagged: another member's boundary meets it. Most vertices are
+ * flagged by several segment pairs: read first, so that only the first few
+ * pay the atomic. */
+VSG_HD void vsg_arr_flag_vertex(const vsg_arr_ctx *c, int64_t k)
+{
+    uint32_t *f = c->vflag + vsg_arr_vertex(c, k);
+    if (!*f)
+        VSG_OR_U32(f, 1u);
+}
+
 /* Node (x, y) on segment k: its start or end vertex (flagged here when
  * flag), or inside it (returns 1: a cut). */
 VSG_HD int vsg_arr_node_on(const vsg_arr_ctx *c, int64_t k, double x, double y, int flag)
@@ -212,13 +222,8 @@ VSG_HD int vsg_arr_node_on(const vsg_arr_ctx *c, int64_t k, double x, double y, 
         at = k + 1;
     if (at < 0)
         return 1;
-    if (flag) {
-        /* most vertices are flagged by several segment pairs: read first,
-         * so that only the first few pay the atomic */
-        uint32_t *f = c->vflag + vsg_arr_vertex(c, at);
-        if (!*f)
-            VSG_OR_U32(f, 1u);
-    }
+    if (flag)
+        vsg_arr_flag_vertex(c, at);
     return 0;
 }
 
@@ -240,6 +245,17 @@ VSG_HD int64_t vsg_arr_row_events(const vsg_arr_ctx *c, int64_t t, int fill)
         int64_t m = kb + u;
         double nx[4], ny[4];
         looked++;
+        if (vsg_ref_seg_shared(p0x, p0y, p1x, p1y, sd->v.x[m], sd->v.y[m], sd->v.x[m + 1],
+                               sd->v.y[m + 1])) {
+            /* one edge of two members: its nodes are both segments' ends */
+            if (!fill) {
+                vsg_arr_flag_vertex(c, k);
+                vsg_arr_flag_vertex(c, k + 1);
+                vsg_arr_flag_vertex(c, m);
+                vsg_arr_flag_vertex(c, m + 1);
+            }
+            continue;
+        }
         int cnt = vsg_ref_seg_nodes(p0x, p0y, p1x, p1y, sd->v.x[m], sd->v.y[m], sd->v.x[m + 1],
                                     sd->v.y[m + 1], nx, ny);
         if (cnt < 0) {
