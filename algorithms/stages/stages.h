@@ -150,4 +150,8 @@ vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const do
                                     const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
                                     vsg_columnar *out, uint8_t *pair_ok, uint32_t *why);
 
+/* Tests: the refine's rays take their box join (not one item per chunk of
+ * the other polygon) from this many items on; negative: the default. */
+void vsg_stage_refine_set_ray_direct_max(int64_t items);
+
 #endif

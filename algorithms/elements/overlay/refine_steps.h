@@ -12,6 +12,7 @@
 #define VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
 
 #include "elements/bits.h"
+#include "elements/owner.h"
 #include "elements/overlay/refine.h"
 
 typedef struct {
@@ -78,6 +79,8 @@ typedef struct {
     int64_t *ray_piece;              /* n_ray                                */
     double *ray_box;                 /* 4 n_ray: the ray to the other's box  */
     uint32_t *ray_cross;             /* n_ray: crossings                     */
+    int64_t *ray_cc, *ray_coff;      /* n_ray, n_ray + 1: the other polygon's
+                                      * chunks (RAY_SPAN), their offsets     */
     int64_t *keep, *keep_off;
     /* the selected boundary */
     vsg_cov_r R;
@@ -128,6 +131,8 @@ enum {
     VSG_REF_EV_KEY,         /* n_ev                         */
     VSG_REF_EV_ORDER,       /* n_ev (sorted by instance)    */
     VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
+    VSG_REF_RAY_SPAN,       /* n_ray                        */
+    VSG_REF_RAY_DIRECT,     /* the rays' chunks (RAY_SPAN)  */
     VSG_REF_N_STEPS
 };
 
@@ -684,15 +689,12 @@ VSG_HD void vsg_ref_ray_fill(const vsg_ref_ctx *c, int64_t q)
     b[2] = ob[2] > b[0] ? ob[2] : b[0];
 }
 
-/* Candidate (ray, chunk of the other side): the chunk's crossings, when
- * it belongs to the pair's other polygon. */
-VSG_HD int64_t vsg_ref_ray_cross(const vsg_ref_ctx *c, int64_t i)
+/* Ray r's crossings with chunk ch of the pair's other polygon, added to
+ * ray_cross[r]. Returns the segments looked at. */
+VSG_HD int64_t vsg_ref_ray_chunk(const vsg_ref_ctx *c, int64_t r, int64_t ch)
 {
-    int64_t r = c->ja[i], ch = c->jb[i], q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
-    int side = c->cur;
-    const vsg_ref_side *o = &c->side[1 - side];
-    if (o->chunk_geom[ch] != (side == 0 ? c->pb[p] : c->pa[p]))
-        return 1;
+    int64_t q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
+    const vsg_ref_side *o = &c->side[1 - c->cur];
     int64_t k0, ring, n = vsg_ref_chunk_segs(o, ch, &k0, &ring);
     double px = c->pc_x0[q], py = c->pc_y0[q];
     uint32_t m = 0;
@@ -708,6 +710,45 @@ VSG_HD int64_t vsg_ref_ray_cross(const vsg_ref_ctx *c, int64_t i)
     if (m)
         VSG_ADD_U32(c->ray_cross + r, m);
     return n;
+}
+
+/* The pair's other polygon of ray r: its first chunk, and its chunks. */
+VSG_HD int64_t vsg_ref_ray_chunks(const vsg_ref_ctx *c, int64_t r, int64_t *c0)
+{
+    int64_t q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
+    const vsg_ref_side *o = &c->side[1 - c->cur];
+    int64_t g = c->cur == 0 ? c->pb[p] : c->pa[p];
+    const vsg_col_view *v = &o->v;
+    int64_t r0 = v->part_ring[v->geom_part[g]], r1 = v->part_ring[v->geom_part[g + 1]];
+    *c0 = o->ring_chunk[r0];
+    return o->ring_chunk[r1] - *c0;
+}
+
+/* Candidate (ray, chunk of the other side) of the rays' box join: the
+ * chunk's crossings, when it belongs to the pair's other polygon. */
+VSG_HD int64_t vsg_ref_ray_cross(const vsg_ref_ctx *c, int64_t i)
+{
+    int64_t r = c->ja[i], ch = c->jb[i], q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
+    int side = c->cur;
+    const vsg_ref_side *o = &c->side[1 - side];
+    if (o->chunk_geom[ch] != (side == 0 ? c->pb[p] : c->pa[p]))
+        return 1;
+    return vsg_ref_ray_chunk(c, r, ch);
+}
+
+/* Item t of the rays' chunks, without a join (few rays, RAY_SPAN): its
+ * ray's crossings with that chunk when the chunk's box meets the ray's
+ * (closed boxes, as the join's: a chunk off the ray's box has no segment
+ * the ray crosses or touches). */
+VSG_HD int64_t vsg_ref_ray_direct(const vsg_ref_ctx *c, int64_t t)
+{
+    int64_t r = vsg_owner(c->ray_coff, c->n_ray, t), c0;
+    vsg_ref_ray_chunks(c, r, &c0);
+    int64_t ch = c0 + (t - c->ray_coff[r]);
+    const double *a = c->ray_box + 4 * r, *b = c->side[1 - c->cur].chunk_box + 4 * ch;
+    if (a[2] < b[0] || b[2] < a[0] || a[3] < b[1] || b[3] < a[1])
+        return 1;
+    return vsg_ref_ray_chunk(c, r, ch);
 }
 
 VSG_HD void vsg_ref_check(const vsg_ref_ctx *c, int64_t q)
@@ -891,6 +932,13 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 1;
     case VSG_REF_RAY_CROSS:
         return vsg_ref_ray_cross(c, i);
+    case VSG_REF_RAY_SPAN: {
+        int64_t c0;
+        c->ray_cc[i] = vsg_ref_ray_chunks(c, i, &c0);
+        return 1;
+    }
+    case VSG_REF_RAY_DIRECT:
+        return vsg_ref_ray_direct(c, i);
     case VSG_REF_RAY_SET:
         c->ray_label[c->ray_piece[i]] = (int8_t)((c->ray_cross[i] & 1u) ? VSG_REF_IN : VSG_REF_OUT);
         return 1;

@@ -28,6 +28,7 @@
 #include "stages/stages.h"
 #include "stages/step.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "elements/overlay/refine_steps.h"
@@ -287,9 +288,22 @@ done:
     return st;
 }
 
+/* Rays tested against every chunk of their pair's other polygon, one item
+ * a chunk, when these are at most this many; else the rays' box join
+ * finds the chunks that meet them. Box tests are cheap next to a join's
+ * fixed cost (about 0.4 ms on the H200, docs/benchmarks.md), and real
+ * data casts few rays per batch (a ring no node labelled). */
+#define VSG_REF_RAY_DIRECT_MAX ((int64_t)1 << 24)
+static _Atomic int64_t g_ray_direct_max = VSG_REF_RAY_DIRECT_MAX;
+
+void vsg_stage_refine_set_ray_direct_max(int64_t items)
+{
+    atomic_store(&g_ray_direct_max, items < 0 ? VSG_REF_RAY_DIRECT_MAX : items);
+}
+
 /* The rings no node labelled, side by side: a ray from each one's first
- * vertex, its crossings with the other polygon's chunks that meet it
- * (a box join), even-odd. *n_rays: how many were cast. */
+ * vertex, its crossings with the other polygon's chunks that meet it,
+ * even-odd. *n_rays: how many were cast. */
 static vsg_status rays(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int64_t *n_rays)
 {
     vsg_status st = VSG_OK;
@@ -314,16 +328,26 @@ static vsg_status rays(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int64_t *n_r
         TRY(get(x, s, (size_t)c->n_ray * 4 * F64, &c->ray_box));
         TRY(get(x, s, (size_t)c->n_ray * sizeof(uint32_t), &c->ray_cross));
         TRY(step(x, c, VSG_REF_RAY_FILL, np));
-        const vsg_ref_side *o = &c->side[1 - k];
-        TRY(vsg_stage_candidates(x, c->ray_box, c->n_ray, o->chunk_box, o->n_chunks, &rj));
-        vsg_exec_stage_begin(x, "refine_rays");
-        c->ja = rj.a;
-        c->jb = rj.b;
-        c->n_join = rj.n;
-        st = step(x, c, VSG_REF_RAY_CROSS, rj.n);
+        int64_t n_rc = 0;
+        TRY(get(x, s, (size_t)c->n_ray * I64, &c->ray_cc));
+        TRY(get(x, s, (size_t)(c->n_ray + 1) * I64, &c->ray_coff));
+        TRY(step(x, c, VSG_REF_RAY_SPAN, c->n_ray));
+        TRY(vsg_scan_total(x, c->ray_cc, c->ray_coff, c->n_ray, &n_rc));
+        if (n_rc <= atomic_load(&g_ray_direct_max)) {
+            vsg_exec_stage_begin(x, "refine_rays");
+            st = step(x, c, VSG_REF_RAY_DIRECT, n_rc);
+        } else {
+            const vsg_ref_side *o = &c->side[1 - k];
+            TRY(vsg_stage_candidates(x, c->ray_box, c->n_ray, o->chunk_box, o->n_chunks, &rj));
+            vsg_exec_stage_begin(x, "refine_rays");
+            c->ja = rj.a;
+            c->jb = rj.b;
+            c->n_join = rj.n;
+            st = step(x, c, VSG_REF_RAY_CROSS, rj.n);
+        }
         if (st == VSG_OK)
             st = step(x, c, VSG_REF_RAY_SET, c->n_ray);
-        vsg_exec_stage_end(x, rj.n, c->n_ray);
+        vsg_exec_stage_end(x, n_rc, c->n_ray);
         pairs_free(x, &rj);
         c->ja = c->jb = NULL;
         c->n_join = 0;
