@@ -361,18 +361,22 @@ VSG_HD int64_t vsg_cov_table_insert(const vsg_cov_table *t, uint64_t h, int64_t 
     return probes;
 }
 
-/* The verdict on segment k, one of n segments with its key (n: 1, 2, or 3
- * for three or more; k2: the other one when n is 2): keep[k] = 1 when it
- * stays in R. A key of one segment stays; two equal segments cancel when
- * opposite and mark the group when in the same direction (members
- * overlapping along it); a key of three or more marks the group. strict
- * (the validity screen): two equal segments mark it too. Two segments
- * whose keys collide without being equal both stay. */
-VSG_HD void vsg_cov_cancel_of(const vsg_col_view *v, const int64_t *group_of,
-                              const int64_t *coord_ring, const int64_t *ring_geom,
-                              const int8_t *dir, int64_t k, uint32_t n, int64_t k2, int strict,
-                              int64_t *keep, uint32_t *bad)
+/* keep[k] = 1 for segment k when it stays in R. A key of one segment
+ * stays; two equal segments cancel when opposite and mark the group when
+ * in the same direction (members overlapping along it); a key of three or
+ * more marks the group. strict (the validity screen): two equal segments
+ * mark it too. Two segments whose keys collide without being equal both
+ * stay. */
+VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
+                           const int64_t *coord_ring, const int64_t *ring_geom,
+                           const int8_t *dir, const vsg_cov_table *t, const int64_t *slot_of,
+                           int64_t k, int strict, int64_t *keep, uint32_t *bad)
 {
+    int64_t s = slot_of[k];
+    if (s < 0)
+        return;
+    const vsg_cov_slot *e = &t->slot[s];
+    uint32_t n = e->second == VSG_COV_SLOT_NONE ? 1u : e->second == VSG_COV_SLOT_MANY ? 3u : 2u;
     int64_t g, g2;
     double ax, ay, bx, by, cx, cy, dx, dy;
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k, &g, &ax, &ay, &bx, &by);
@@ -384,6 +388,7 @@ VSG_HD void vsg_cov_cancel_of(const vsg_col_view *v, const int64_t *group_of,
         keep[k] = 1;
         return;
     }
+    int64_t k2 = (int64_t)(e->first == (uint32_t)k ? e->second : e->first);
     vsg_cov_seg(v, group_of, coord_ring, ring_geom, dir, k2, &g2, &cx, &cy, &dx, &dy);
     if (g2 == g && vsg_cov_same(ax, ay, dx, dy) && vsg_cov_same(bx, by, cx, cy)) {
         if (strict)   /* the validity screen: one polygon's rings share an edge */
@@ -395,21 +400,6 @@ VSG_HD void vsg_cov_cancel_of(const vsg_col_view *v, const int64_t *group_of,
         return;
     }
     keep[k] = 1;   /* a collision of keys (within or across groups) */
-}
-
-/* Segment k's verdict from the table (vsg_cov_cancel_of). */
-VSG_HD void vsg_cov_cancel(const vsg_col_view *v, const int64_t *group_of,
-                           const int64_t *coord_ring, const int64_t *ring_geom,
-                           const int8_t *dir, const vsg_cov_table *t, const int64_t *slot_of,
-                           int64_t k, int strict, int64_t *keep, uint32_t *bad)
-{
-    int64_t s = slot_of[k];
-    if (s < 0)
-        return;
-    const vsg_cov_slot *e = &t->slot[s];
-    uint32_t n = e->second == VSG_COV_SLOT_NONE ? 1u : e->second == VSG_COV_SLOT_MANY ? 3u : 2u;
-    int64_t k2 = n == 2 ? (int64_t)(e->first == (uint32_t)k ? e->second : e->first) : -1;
-    vsg_cov_cancel_of(v, group_of, coord_ring, ring_geom, dir, k, n, k2, strict, keep, bad);
 }
 
 /* ---- the boundary R ------------------------------------------------------------

@@ -116,42 +116,6 @@ done:
     return st;
 }
 
-/* The shared edges cancelled on the CPU engine's own host backend (one
- * core, host memory): the segments' keys sorted, each run of one key
- * judged as the table judges it (vsg_cov_cancel_of), the same verdicts.
- * The table's inserts land at random in a table twice the segments, which
- * outgrows a core's cache on long rings (the boroughs: about half of the
- * CPU engine's union on the H200 host's cores, docs/benchmarks.md); the
- * sort's passes stream. */
-static vsg_status cancel_by_sort(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s, int64_t nc)
-{
-    vsg_status st;
-    const vsg_col_view *v = &c->v;
-    uint64_t *key = NULL;
-    int64_t *idx = NULL, m = 0;
-    TRY(get(x, s, (size_t)(nc ? nc : 1) * sizeof(uint64_t), &key));
-    TRY(get(x, s, (size_t)(nc ? nc : 1) * I64, &idx));
-    for (int64_t k = 0; k < nc; k++) {
-        uint64_t h = vsg_cov_seg_key_at(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, k);
-        c->keep[k] = 0;
-        if (h != VSG_COV_NOKEY) {
-            key[m] = h;
-            idx[m++] = k;
-        }
-    }
-    TRY(vsg_exec_sort_u64_i64(x, key, idx, m, 64));
-    for (int64_t a = 0, b; a < m; a = b) {
-        for (b = a + 1; b < m && key[b] == key[a]; b++)
-            ;
-        uint32_t n = b - a >= 3 ? 3u : (uint32_t)(b - a);
-        for (int64_t t = a; t < b; t++)
-            vsg_cov_cancel_of(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, idx[t], n,
-                              n == 2 ? idx[t == a ? b - 1 : a] : -1, 0, c->keep, c->bad);
-    }
-done:
-    return st;
-}
-
 /* R's arrays for n segments; with keys, its node keys' too (the union
  * links by them; the validity screen by ring order). */
 static vsg_status boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n, int keys)
@@ -205,8 +169,6 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));
     if (c->strict) {   /* the screen: nothing cancels (coverage.h, vsg_cov_noding) */
         TRY(step(x, c, VSG_COV_SEG_KEEP, nc));
-    } else if (vsg_exec_host_plain(x)) {
-        TRY(cancel_by_sort(x, c, s, nc));
     } else {
         TRY(get(x, s, (size_t)nc * I64, &c->slot_of));
         TRY(table(x, c, s, nc));
