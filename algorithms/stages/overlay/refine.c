@@ -155,7 +155,10 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
         TRY(step(x, c, VSG_REF_ITEM_FILL, j[k].n));
     }
     TRY(step(x, c, VSG_REF_ITEM_KEY, c->n_items));
-    TRY(vsg_exec_sort_u64_i64(x, c->it_key, c->it_idx, c->n_items, 64));
+    /* the keys' width (pair, side, segment: vsg_ref_inst_key), not 64 bits:
+     * fewer radix passes */
+    TRY(vsg_exec_sort_u64_i64(x, c->it_key, c->it_idx, c->n_items,
+                              vsg_bits_below(c->n_pairs + 1) + 1 + c->kbits));
     TRY(get(x, s, (size_t)c->n_items * I64, &c->it_cnt));
     TRY(get(x, s, (size_t)(c->n_items + 1) * I64, &c->it_off));
     TRY(step(x, c, VSG_REF_INST_COUNT, c->n_items));
