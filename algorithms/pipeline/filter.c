@@ -46,6 +46,7 @@ typedef struct {
     uint8_t *ref_ok, *dref_ok;
     uint32_t *ref_why, *dref_why;
     vsg_columnar ref_dev, ref_out;
+    vsg_chunks_shared chunks;   /* classify's chunk tables and join, for the refine */
     /* clip: the refined pieces of each row unioned on the backend (rows
      * with a pair inside a method, A_IN_B, are the input itself: none) */
     int clip;
@@ -85,6 +86,7 @@ static void run_free(vsg_exec *x, filter_run *r)
         vsg_exec_free(x, r->pairs.a);
         vsg_exec_free(x, r->pairs.b);
         vsg_exec_free(x, r->cls);
+        vsg_chunks_shared_free(x, &r->chunks);
     }
     free(r->pa);
     free(r->pb);
@@ -196,8 +198,11 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
     TRY(vsg_exec_alloc(x, (m ? m : 1) * sizeof(uint32_t), (void **)&r->dref_why));
     TRY(vsg_exec_upload(x, r->dref_a, r->ref_a, m * sizeof(int64_t)));
     TRY(vsg_exec_upload(x, r->dref_b, r->ref_b, m * sizeof(int64_t)));
-    TRY(vsg_stage_overlay_refine(x, in, r->boxes, mv, m_boxes, r->dref_a, r->dref_b, (int64_t)m, &r->ref_dev,
-                                 r->dref_ok, r->dref_why));
+    /* classify's chunk tables and join are the refine's too (same views) */
+    const vsg_chunks_shared *sh = r->chunks.ring_chunk[0] ? &r->chunks : NULL;
+    TRY(vsg_stage_overlay_refine_shared(x, in, r->boxes, mv, m_boxes, r->dref_a, r->dref_b,
+                                        (int64_t)m, sh, &r->ref_dev, r->dref_ok, r->dref_why));
+    vsg_chunks_shared_free(x, &r->chunks);   /* the refine is done with them */
     vsg_exec_stage_begin(x, "d2h");
     if (!r->clip)
         st = vsg_columnar_download(x, &r->ref_dev, &r->ref_out);
@@ -239,7 +244,8 @@ static vsg_status run_on_backend(vsg_exec *x, vsg_gpu_state *g, vsg_batch *b,
     if (st == VSG_OK)
         st = vsg_exec_alloc(x, (size_t)r->pairs.n, (void **)&r->cls);
     if (st == VSG_OK)
-        st = vsg_stage_classify(x, &in, r->boxes, &mv, m->boxes, &r->pairs, r->cls);
+        st = vsg_stage_classify_keep(x, &in, r->boxes, &mv, m->boxes, &r->pairs, r->cls,
+                                     r->refine ? &r->chunks : NULL);
     if (st != VSG_OK)
         return st;
     size_t n = (size_t)r->pairs.n;

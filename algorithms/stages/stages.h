@@ -69,6 +69,26 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *
                               const vsg_col_view *b, const double *boxes_b,
                               const vsg_pairs *pairs, uint8_t *cls);
 
+/* What classify hands on to the overlay refine of the same two views (the
+ * GPU pipeline's filter): both sides' chunk tables (elements/filter/
+ * chunks.h) and their chunk pairs whose boxes meet, in the join's own
+ * order. x memory, owned by the caller: vsg_chunks_shared_free. */
+typedef struct {
+    int64_t n_chunks[2];
+    int64_t *ring_chunk[2];   /* n_rings + 1 of each side */
+    int64_t *chunk_geom[2];
+    double *chunk_box[2];
+    vsg_pairs cp;
+} vsg_chunks_shared;
+
+void vsg_chunks_shared_free(vsg_exec *x, vsg_chunks_shared *sh);
+
+/* vsg_stage_classify, its chunk tables and join kept in *keep (zeroed by
+ * the caller; left empty on failure). */
+vsg_status vsg_stage_classify_keep(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                                   const vsg_col_view *b, const double *boxes_b,
+                                   const vsg_pairs *pairs, uint8_t *cls, vsg_chunks_shared *keep);
+
 /* ---- rect_clip -------------------------------------------------------------
  * GEOSClipByRect semantics (docs/rect-clip.md lists every difference) for
  * each geometry of `in`; rect = xmin, ymin, xmax, ymax (finite, min <= max).
@@ -149,6 +169,16 @@ vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const do
                                     const vsg_col_view *b, const double *boxes_b,
                                     const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
                                     vsg_columnar *out, uint8_t *pair_ok, uint32_t *why);
+
+/* vsg_stage_overlay_refine on the views classify saw, taking its chunk
+ * tables and join (sh, from vsg_stage_classify_keep) instead of making
+ * them again; sh NULL: the same as vsg_stage_overlay_refine. */
+vsg_status vsg_stage_overlay_refine_shared(vsg_exec *x, const vsg_col_view *a,
+                                           const double *boxes_a, const vsg_col_view *b,
+                                           const double *boxes_b, const int64_t *pair_a,
+                                           const int64_t *pair_b, int64_t n_pairs,
+                                           const vsg_chunks_shared *sh, vsg_columnar *out,
+                                           uint8_t *pair_ok, uint32_t *why);
 
 /* Tests: the refine's rays take their box join (not one item per chunk of
  * the other polygon) from this many items on; negative: the default. */

@@ -25,6 +25,13 @@ typedef struct {
     int same_sides;                  /* one view on both sides, prepared once
                                       * (the overlap union's arrangement
                                       * takes the sides alone, no pair)      */
+    int chunks_given;                /* the sides' chunk tables came from
+                                      * classify (vsg_chunks_shared)         */
+    const int64_t *given_ja, *given_jb;  /* and their chunk pairs, unordered */
+    int64_t given_n;
+    uint64_t *gj_key;                /* given_n: those pairs' sort keys      */
+    int64_t *gj_a, *gj_b;
+    int gj_bits;                     /* bits of a side-1 chunk in a key      */
     /* a join's candidates: (chunk or geometry of side 0, of side 1)         */
     const int64_t *ja, *jb;
     int64_t n_join;
@@ -133,6 +140,8 @@ enum {
     VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
     VSG_REF_RAY_SPAN,       /* n_ray                        */
     VSG_REF_RAY_DIRECT,     /* the rays' chunks (RAY_SPAN)  */
+    VSG_REF_GJ_KEY,         /* given_n                      */
+    VSG_REF_GJ_DECODE,      /* given_n (sorted)             */
     VSG_REF_N_STEPS
 };
 
@@ -932,6 +941,13 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 1;
     case VSG_REF_RAY_CROSS:
         return vsg_ref_ray_cross(c, i);
+    case VSG_REF_GJ_KEY:
+        c->gj_key[i] = ((uint64_t)c->given_ja[i] << c->gj_bits) | (uint64_t)c->given_jb[i];
+        c->gj_b[i] = c->given_jb[i];
+        return 1;
+    case VSG_REF_GJ_DECODE:
+        c->gj_a[i] = (int64_t)(c->gj_key[i] >> c->gj_bits);
+        return 1;
     case VSG_REF_RAY_SPAN: {
         int64_t c0;
         c->ray_cc[i] = vsg_ref_ray_chunks(c, i, &c0);

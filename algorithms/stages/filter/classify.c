@@ -282,15 +282,51 @@ done:
     return st;
 }
 
-vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
-                              const vsg_col_view *b, const double *boxes_b,
-                              const vsg_pairs *pairs, uint8_t *cls)
+void vsg_chunks_shared_free(vsg_exec *x, vsg_chunks_shared *sh)
+{
+    for (int k = 0; k < 2; k++) {
+        vsg_exec_free(x, sh->ring_chunk[k]);
+        vsg_exec_free(x, sh->chunk_geom[k]);
+        vsg_exec_free(x, sh->chunk_box[k]);
+    }
+    vsg_exec_free(x, sh->cp.a);
+    vsg_exec_free(x, sh->cp.b);
+    memset(sh, 0, sizeof *sh);
+}
+
+/* Side s's chunk table moved into keep's side k (s no longer owns it). */
+static void side_hand_on(vsg_cls_side *s, vsg_chunks_shared *keep, int k)
+{
+    keep->n_chunks[k] = s->n_chunks;
+    keep->ring_chunk[k] = (int64_t *)s->ring_chunk;
+    keep->chunk_geom[k] = (int64_t *)s->chunk_geom;
+    keep->chunk_box[k] = (double *)s->chunk_box;
+    s->ring_chunk = s->chunk_geom = NULL;
+    s->chunk_box = NULL;
+}
+
+vsg_status vsg_stage_classify_keep(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                                   const vsg_col_view *b, const double *boxes_b,
+                                   const vsg_pairs *pairs, uint8_t *cls, vsg_chunks_shared *keep)
 {
     if (pairs->n <= 0)
         return VSG_OK;
     cls_scratch s;
     memset(&s, 0, sizeof s);
     vsg_status st = run(x, a, boxes_a, b, boxes_b, pairs, cls, &s);
+    if (st == VSG_OK && keep) {
+        side_hand_on(&s.a, keep, 0);
+        side_hand_on(&s.b, keep, 1);
+        keep->cp = s.cp;
+        memset(&s.cp, 0, sizeof s.cp);
+    }
     scratch_free(x, &s);
     return st;
+}
+
+vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                              const vsg_col_view *b, const double *boxes_b,
+                              const vsg_pairs *pairs, uint8_t *cls)
+{
+    return vsg_stage_classify_keep(x, a, boxes_a, b, boxes_b, pairs, cls, NULL);
 }

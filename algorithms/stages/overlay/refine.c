@@ -87,14 +87,16 @@ static vsg_status side_prep(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int k)
     TRY(get(x, s, (size_t)nr, &sd->ring_shell));
     TRY(get(x, s, (size_t)nr * 3 * sizeof(uint64_t), &sd->ring_min));
     TRY(get(x, s, (size_t)nr, &sd->dir));
-    TRY(get(x, s, (size_t)nr * I64, &sd->chunk_cnt));
-    TRY(get(x, s, (size_t)(nr + 1) * I64, &sd->ring_chunk));
     TRY(step(x, c, VSG_REF_RING_INIT, nr));
     TRY(step(x, c, VSG_REF_COORD_RING, (nc + VSG_COV_BLOCK - 1) / VSG_COV_BLOCK));
     TRY(step(x, c, VSG_REF_MIN_Y, nc));
     TRY(step(x, c, VSG_REF_MIN_X, nc));
     TRY(step(x, c, VSG_REF_MIN_I, nc));
     TRY(step(x, c, VSG_REF_RING_DIR, nr));
+    if (c->chunks_given)   /* classify's, of the same view */
+        goto done;
+    TRY(get(x, s, (size_t)nr * I64, &sd->chunk_cnt));
+    TRY(get(x, s, (size_t)(nr + 1) * I64, &sd->ring_chunk));
     TRY(step(x, c, VSG_REF_RING_CHUNKS, nr));
     TRY(vsg_scan_total(x, sd->chunk_cnt, sd->ring_chunk, nr, &sd->n_chunks));
     TRY(get(x, s, (size_t)sd->n_chunks * I64, &sd->chunk_geom));
@@ -209,14 +211,46 @@ done:
     return st;
 }
 
+/* The chunk pairs classify found (the same chunk tables), in the order
+ * the candidates stage gives: by side 0's chunk, then side 1's. */
+static vsg_status given_join(vsg_exec *x, vsg_ref_ctx *c, vsg_pairs *cp)
+{
+    vsg_status st;
+    int64_t n = c->given_n;
+    int abits = vsg_bits_below(c->side[0].n_chunks + 1);
+    c->gj_bits = vsg_bits_below(c->side[1].n_chunks + 1);
+    if (abits + c->gj_bits > 64)
+        return VSG_ERR_INVALID_ARG;
+    cp->n = n;
+    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * sizeof(uint64_t), (void **)&c->gj_key));
+    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * I64, (void **)&cp->a));
+    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * I64, (void **)&cp->b));
+    c->gj_a = cp->a;
+    c->gj_b = cp->b;
+    vsg_exec_stage_begin(x, "refine_nodes");
+    st = step(x, c, VSG_REF_GJ_KEY, n);
+    if (st == VSG_OK)
+        st = vsg_exec_sort_u64_i64(x, c->gj_key, cp->b, n, abits + c->gj_bits);
+    if (st == VSG_OK)
+        st = step(x, c, VSG_REF_GJ_DECODE, n);
+    vsg_exec_stage_end(x, n, n);
+done:
+    vsg_exec_free(x, c->gj_key);
+    c->gj_key = NULL;
+    return st;
+}
+
 /* Nodes of the segment pairs, sorted along each segment; the pieces. */
 static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     vsg_pairs cp;
     memset(&cp, 0, sizeof cp);
-    TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks,
-                             c->side[1].chunk_box, c->side[1].n_chunks, &cp));
+    if (c->given_ja)
+        TRY(given_join(x, c, &cp));
+    else
+        TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks,
+                                 c->side[1].chunk_box, c->side[1].n_chunks, &cp));
     vsg_exec_stage_begin(x, "refine_nodes");
     c->ja = cp.a;
     c->jb = cp.b;
@@ -424,12 +458,25 @@ done:
     return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
 }
 
-vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
-                         const double *boxes_a, const vsg_col_view *b, const double *boxes_b,
-                         const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
-                         uint32_t *why, int same_sides)
+static vsg_status ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
+                            const double *boxes_a, const vsg_col_view *b,
+                            const double *boxes_b, const int64_t *pair_a,
+                            const int64_t *pair_b, int64_t n_pairs, uint32_t *why,
+                            int same_sides, const vsg_chunks_shared *sh)
 {
     memset(c, 0, sizeof *c);
+    if (sh) {
+        c->chunks_given = 1;
+        for (int k = 0; k < 2; k++) {
+            c->side[k].n_chunks = sh->n_chunks[k];
+            c->side[k].ring_chunk = sh->ring_chunk[k];
+            c->side[k].chunk_geom = sh->chunk_geom[k];
+            c->side[k].chunk_box = sh->chunk_box[k];
+        }
+        c->given_ja = sh->cp.a;
+        c->given_jb = sh->cp.b;
+        c->given_n = sh->cp.n;
+    }
     c->side[0].v = *a;
     c->side[1].v = *b;
     c->side[0].boxes = boxes_a;
@@ -456,6 +503,15 @@ vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_
     return st;
 }
 
+vsg_status vsg_ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const vsg_col_view *a,
+                         const double *boxes_a, const vsg_col_view *b, const double *boxes_b,
+                         const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
+                         uint32_t *why, int same_sides)
+{
+    return ref_begin(x, c, s, a, boxes_a, b, boxes_b, pair_a, pair_b, n_pairs, why, same_sides,
+                     NULL);
+}
+
 vsg_status vsg_ref_pieces(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
     vsg_status st = instances(x, c, s);
@@ -466,17 +522,19 @@ vsg_status vsg_ref_pieces(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     return st;
 }
 
-vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
-                                    const vsg_col_view *b, const double *boxes_b,
-                                    const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
-                                    vsg_columnar *out, uint8_t *pair_ok, uint32_t *why)
+vsg_status vsg_stage_overlay_refine_shared(vsg_exec *x, const vsg_col_view *a,
+                                           const double *boxes_a, const vsg_col_view *b,
+                                           const double *boxes_b, const int64_t *pair_a,
+                                           const int64_t *pair_b, int64_t n_pairs,
+                                           const vsg_chunks_shared *sh, vsg_columnar *out,
+                                           uint8_t *pair_ok, uint32_t *why)
 {
     vsg_ref_ctx c;
     vsg_scratch s;
     memset(&s, 0, sizeof s);
     vsg_columnar_init(out);
-    vsg_status st = vsg_ref_begin(x, &c, &s, a, boxes_a, b, boxes_b, pair_a, pair_b, n_pairs,
-                                  why, 0);
+    vsg_status st = ref_begin(x, &c, &s, a, boxes_a, b, boxes_b, pair_a, pair_b, n_pairs, why, 0,
+                              sh);
     c.ok = pair_ok;
     if (st == VSG_OK)
         st = vsg_ref_pieces(x, &c, &s);
@@ -486,4 +544,13 @@ vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const do
     if (st != VSG_OK)
         vsg_columnar_free(out);
     return st;
+}
+
+vsg_status vsg_stage_overlay_refine(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
+                                    const vsg_col_view *b, const double *boxes_b,
+                                    const int64_t *pair_a, const int64_t *pair_b, int64_t n_pairs,
+                                    vsg_columnar *out, uint8_t *pair_ok, uint32_t *why)
+{
+    return vsg_stage_overlay_refine_shared(x, a, boxes_a, b, boxes_b, pair_a, pair_b, n_pairs,
+                                           NULL, out, pair_ok, why);
 }

@@ -166,6 +166,33 @@ static double *boxes_on(vsg_exec *x, const vsg_col_view *v)
     return b;
 }
 
+/* 1: run_stage runs classify on the pairs first and hands its chunk
+ * tables and join to the refine, as the GPU pipeline's filter does. */
+static int g_share = 0;
+
+static vsg_status refine_on(vsg_exec *x, const vsg_col_view *va, const double *ba,
+                            const vsg_col_view *vb, const double *bb, const int64_t *pa,
+                            const int64_t *pb, int64_t n, vsg_columnar *out, uint8_t *ok,
+                            uint32_t *why)
+{
+    if (!g_share)
+        return vsg_stage_overlay_refine(x, va, ba, vb, bb, pa, pb, n, out, ok, why);
+    vsg_chunks_shared sh;
+    memset(&sh, 0, sizeof sh);
+    uint8_t *cls = NULL;
+    vsg_pairs pairs = {n, (int64_t *)pa, (int64_t *)pb};
+    vsg_status st = vsg_exec_alloc(x, (size_t)(n ? n : 1), (void **)&cls);
+    if (st == VSG_OK)
+        st = vsg_stage_classify_keep(x, va, ba, vb, bb, &pairs, cls, &sh);
+    if (st == VSG_OK && n > 0 && !sh.ring_chunk[0])
+        st = VSG_ERR_INVALID_ARG;   /* nothing kept: the test would not test sharing */
+    if (st == VSG_OK)
+        st = vsg_stage_overlay_refine_shared(x, va, ba, vb, bb, pa, pb, n, &sh, out, ok, why);
+    vsg_chunks_shared_free(x, &sh);
+    vsg_exec_free(x, cls);
+    return st;
+}
+
 static int run_stage(const geoset *A, const geoset *B, const int64_t *pa, const int64_t *pb,
                      int64_t n, run_result *rr)
 {
@@ -189,8 +216,7 @@ static int run_stage(const geoset *A, const geoset *B, const int64_t *pa, const 
     rr->wkb = calloc((size_t)n + 1, sizeof *rr->wkb);
     rr->wkb_size = calloc((size_t)n + 1, sizeof *rr->wkb_size);
     double *ba = boxes_on(x, &va), *bb = boxes_on(x, &vb);
-    vsg_status st = vsg_stage_overlay_refine(x, &va, ba, &vb, bb, pa, pb, n, &out, rr->ok,
-                                             rr->why);
+    vsg_status st = refine_on(x, &va, ba, &vb, bb, pa, pb, n, &out, rr->ok, rr->why);
     vsg_exec_free(x, ba);
     vsg_exec_free(x, bb);
     if (st != VSG_OK)
@@ -1236,6 +1262,12 @@ int main(void)
     RUN(random_grid_pairs);
     RUN(device_matches_host);
     vsg_stage_refine_set_ray_direct_max(-1);
+    /* classify's chunk tables and join handed to the refine */
+    g_share = 1;
+    RUN(hand_made_pairs);
+    RUN(batched_pairs);
+    RUN(random_grid_pairs);
+    g_share = 0;
     GEOS_finish_r(ctx);
     return TEST_SUMMARY();
 }
