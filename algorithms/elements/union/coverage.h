@@ -67,8 +67,9 @@ enum {
 #define VSG_COV_NONE INT64_MAX
 /* a ring walks back or forward over at most this many repeated points */
 #define VSG_COV_MAX_REPEAT 16
-/* coordinates per item of the per-coordinate steps */
-#define VSG_COV_BLOCK 256
+/* coordinates per item of the per-coordinate steps (64, as
+ * VSG_BOUNDS_BLOCK: one thread walks them alone) */
+#define VSG_COV_BLOCK 64
 
 /* ---- keys ------------------------------------------------------------------
  * Hashes of exact values: equal inputs give equal keys; distinct inputs
