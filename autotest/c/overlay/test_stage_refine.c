@@ -546,6 +546,9 @@ static void hand_made_pairs(void)
         run_result rr;
         REQUIRE(run_stage(&A, &B, &zero, &zero, 1, &rr));
         case_ok[c] = rr.ok[0];
+        free(case_wkb[c]);   /* the run before's (main runs this test again) */
+        case_wkb[c] = NULL;
+        case_wkb_size[c] = 0;
         if (rr.ok[0] && rr.wkb[0]) {
             case_wkb[c] = malloc(rr.wkb_size[0]);
             memcpy(case_wkb[c], rr.wkb[0], rr.wkb_size[0]);
@@ -714,8 +717,10 @@ static void batched_pairs(void)
     free(pb);
     geoset_free(&A);
     geoset_free(&B);
-    for (int c = 0; c < N_CASES; c++)
+    for (int c = 0; c < N_CASES; c++) {
         free(case_wkb[c]);
+        case_wkb[c] = NULL;
+    }
 }
 
 /* ---- random star-shaped polygons on a grid ------------------------------------------ */
