@@ -71,8 +71,9 @@ vsg_status vsg_stage_classify(vsg_exec *x, const vsg_col_view *a, const double *
 
 /* What classify hands on to the overlay refine of the same two views (the
  * GPU pipeline's filter): both sides' chunk tables (elements/filter/
- * chunks.h) and their chunk pairs whose boxes meet, in the join's own
- * order. x memory, owned by the caller: vsg_chunks_shared_free. */
+ * chunks.h) and their chunk pairs whose boxes meet, sorted as
+ * vsg_stage_candidates sorts. x memory, owned by the caller:
+ * vsg_chunks_shared_free. */
 typedef struct {
     int64_t n_chunks[2];
     int64_t *ring_chunk[2];   /* n_rings + 1 of each side */

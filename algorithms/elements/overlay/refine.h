@@ -315,6 +315,15 @@ VSG_HD int vsg_ref_cross_doubtful(double p0x, double p0y, double p1x, double p1y
     return 0;
 }
 
+/* Where node (x, y) lies on segment a -> b: at its start (VSG_REF_SNODE),
+ * at its end (VSG_REF_ENODE), or inside it (0). */
+VSG_HD uint32_t vsg_ref_node_end(double ax, double ay, double bx, double by, double x, double y)
+{
+    if (vsg_cov_same(x, y, ax, ay))
+        return VSG_REF_SNODE;
+    return vsg_cov_same(x, y, bx, by) ? VSG_REF_ENODE : 0u;
+}
+
 /* Whether segments p and q are one edge of positive length, in either
  * direction: its four nodes (vsg_ref_seg_nodes) are both segments' ends,
  * so callers flag the ends without the nodes. */

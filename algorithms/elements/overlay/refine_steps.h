@@ -12,6 +12,7 @@
 #define VSG_ELEMENTS_OVERLAY_REFINE_STEPS_H
 
 #include "elements/bits.h"
+#include "elements/box.h"
 #include "elements/owner.h"
 #include "elements/overlay/refine.h"
 
@@ -27,11 +28,12 @@ typedef struct {
                                       * takes the sides alone, no pair)      */
     int chunks_given;                /* the sides' chunk tables came from
                                       * classify (vsg_chunks_shared)         */
-    const int64_t *given_ja, *given_jb;  /* and their chunk pairs, unordered */
-    int64_t given_n;
-    uint64_t *gj_key;                /* given_n: those pairs' sort keys      */
-    int64_t *gj_a, *gj_b;
-    int gj_bits;                     /* bits of a side-1 chunk in a key      */
+    struct {                         /* and their chunk join, in the
+                                      * candidates stage's order (the
+                                      * caller's memory; a NULL: none)       */
+        int64_t n;
+        int64_t *a, *b;
+    } given;
     /* a join's candidates: (chunk or geometry of side 0, of side 1)         */
     const int64_t *ja, *jb;
     int64_t n_join;
@@ -140,8 +142,6 @@ enum {
     VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
     VSG_REF_RAY_SPAN,       /* n_ray                        */
     VSG_REF_RAY_DIRECT,     /* the rays' chunks (RAY_SPAN)  */
-    VSG_REF_GJ_KEY,         /* given_n                      */
-    VSG_REF_GJ_DECODE,      /* given_n (sorted)             */
     VSG_REF_N_STEPS
 };
 
@@ -273,15 +273,6 @@ VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
         return;
     c->cp_ia0[i] = vsg_ref_find_inst(c, p, 0, c->rw.cp_ka[i]);
     c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->rw.cp_kb[i]);
-}
-
-/* Where node (x, y) lies on segment a -> b: at its start (VSG_REF_SNODE),
- * at its end (VSG_REF_ENODE), or inside it (0). */
-VSG_HD uint32_t vsg_ref_node_end(double ax, double ay, double bx, double by, double x, double y)
-{
-    if (vsg_cov_same(x, y, ax, ay))
-        return VSG_REF_SNODE;
-    return vsg_cov_same(x, y, bx, by) ? VSG_REF_ENODE : 0u;
 }
 
 /* Instance i's end flag f, set once (most ends are flagged by several
@@ -755,9 +746,7 @@ VSG_HD int64_t vsg_ref_ray_direct(const vsg_ref_ctx *c, int64_t t)
     vsg_ref_ray_chunks(c, r, &c0);
     int64_t ch = c0 + (t - c->ray_coff[r]);
     const double *a = c->ray_box + 4 * r, *b = c->side[1 - c->cur].chunk_box + 4 * ch;
-    if (a[2] < b[0] || b[2] < a[0] || a[3] < b[1] || b[3] < a[1])
-        return 1;
-    return vsg_ref_ray_chunk(c, r, ch);
+    return vsg_box_meets(a, b) ? vsg_ref_ray_chunk(c, r, ch) : 1;
 }
 
 VSG_HD void vsg_ref_check(const vsg_ref_ctx *c, int64_t q)
@@ -941,13 +930,6 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 1;
     case VSG_REF_RAY_CROSS:
         return vsg_ref_ray_cross(c, i);
-    case VSG_REF_GJ_KEY:
-        c->gj_key[i] = ((uint64_t)c->given_ja[i] << c->gj_bits) | (uint64_t)c->given_jb[i];
-        c->gj_b[i] = c->given_jb[i];
-        return 1;
-    case VSG_REF_GJ_DECODE:
-        c->gj_a[i] = (int64_t)(c->gj_key[i] >> c->gj_bits);
-        return 1;
     case VSG_REF_RAY_SPAN: {
         int64_t c0;
         c->ray_cc[i] = vsg_ref_ray_chunks(c, i, &c0);

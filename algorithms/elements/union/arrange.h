@@ -215,15 +215,11 @@ VSG_HD void vsg_arr_flag_vertex(const vsg_arr_ctx *c, int64_t k)
 VSG_HD int vsg_arr_node_on(const vsg_arr_ctx *c, int64_t k, double x, double y, int flag)
 {
     const vsg_col_view *v = &c->sd.v;
-    int64_t at = -1;
-    if (vsg_cov_same(x, y, v->x[k], v->y[k]))
-        at = k;
-    else if (vsg_cov_same(x, y, v->x[k + 1], v->y[k + 1]))
-        at = k + 1;
-    if (at < 0)
+    uint32_t end = vsg_ref_node_end(v->x[k], v->y[k], v->x[k + 1], v->y[k + 1], x, y);
+    if (!end)
         return 1;
     if (flag)
-        vsg_arr_flag_vertex(c, at);
+        vsg_arr_flag_vertex(c, end == VSG_REF_SNODE ? k : k + 1);
     return 0;
 }
 

@@ -230,7 +230,7 @@ static void scratch_free(vsg_exec *x, cls_scratch *s)
 
 static vsg_status run(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
                       const vsg_col_view *b, const double *boxes_b, const vsg_pairs *pairs,
-                      uint8_t *cls, cls_scratch *s)
+                      uint8_t *cls, int keep, cls_scratch *s)
 {
     vsg_status st;
     const int64_t n = pairs->n;
@@ -246,9 +246,10 @@ static vsg_status run(vsg_exec *x, const vsg_col_view *a, const double *boxes_a,
 
     /* chunk pairs whose boxes meet: the candidates stage's join, on
      * chunks, in no order (each chunk pair finds its pair by a search and
-     * only sets a bit of it) */
-    st = vsg_stage_candidates_unsorted(x, s->a.chunk_box, s->a.n_chunks, s->b.chunk_box,
-                                       s->b.n_chunks, &s->cp);
+     * only sets a bit of it), unless the join is handed on to the refine,
+     * which takes it in the stage's order */
+    st = (keep ? vsg_stage_candidates : vsg_stage_candidates_unsorted)(
+        x, s->a.chunk_box, s->a.n_chunks, s->b.chunk_box, s->b.n_chunks, &s->cp);
     if (st != VSG_OK)
         return st;
 
@@ -313,7 +314,7 @@ vsg_status vsg_stage_classify_keep(vsg_exec *x, const vsg_col_view *a, const dou
         return VSG_OK;
     cls_scratch s;
     memset(&s, 0, sizeof s);
-    vsg_status st = run(x, a, boxes_a, b, boxes_b, pairs, cls, &s);
+    vsg_status st = run(x, a, boxes_a, b, boxes_b, pairs, cls, keep != NULL, &s);
     if (st == VSG_OK && keep) {
         side_hand_on(&s.a, keep, 0);
         side_hand_on(&s.b, keep, 1);

@@ -211,46 +211,19 @@ done:
     return st;
 }
 
-/* The chunk pairs classify found (the same chunk tables), in the order
- * the candidates stage gives: by side 0's chunk, then side 1's. */
-static vsg_status given_join(vsg_exec *x, vsg_ref_ctx *c, vsg_pairs *cp)
-{
-    vsg_status st;
-    int64_t n = c->given_n;
-    int abits = vsg_bits_below(c->side[0].n_chunks + 1);
-    c->gj_bits = vsg_bits_below(c->side[1].n_chunks + 1);
-    if (abits + c->gj_bits > 64)
-        return VSG_ERR_INVALID_ARG;
-    cp->n = n;
-    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * sizeof(uint64_t), (void **)&c->gj_key));
-    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * I64, (void **)&cp->a));
-    TRY(vsg_exec_alloc(x, (size_t)(n ? n : 1) * I64, (void **)&cp->b));
-    c->gj_a = cp->a;
-    c->gj_b = cp->b;
-    vsg_exec_stage_begin(x, "refine_nodes");
-    st = step(x, c, VSG_REF_GJ_KEY, n);
-    if (st == VSG_OK)
-        st = vsg_exec_sort_u64_i64(x, c->gj_key, cp->b, n, abits + c->gj_bits);
-    if (st == VSG_OK)
-        st = step(x, c, VSG_REF_GJ_DECODE, n);
-    vsg_exec_stage_end(x, n, n);
-done:
-    vsg_exec_free(x, c->gj_key);
-    c->gj_key = NULL;
-    return st;
-}
-
 /* Nodes of the segment pairs, sorted along each segment; the pieces. */
 static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
-    vsg_pairs cp;
-    memset(&cp, 0, sizeof cp);
-    if (c->given_ja)
-        TRY(given_join(x, c, &cp));
-    else
+    /* the chunk join: classify's where it was handed on (the caller's, in
+     * the same order), else one of its own */
+    vsg_pairs own, cp = {c->given.n, c->given.a, c->given.b};
+    memset(&own, 0, sizeof own);
+    if (!cp.a) {
         TRY(vsg_stage_candidates(x, c->side[0].chunk_box, c->side[0].n_chunks,
-                                 c->side[1].chunk_box, c->side[1].n_chunks, &cp));
+                                 c->side[1].chunk_box, c->side[1].n_chunks, &own));
+        cp = own;
+    }
     vsg_exec_stage_begin(x, "refine_nodes");
     c->ja = cp.a;
     c->jb = cp.b;
@@ -277,7 +250,7 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)ne * F64, &c->ev_y));
     TRY(get(x, s, (size_t)ne * sizeof(uint64_t), &c->ev_key));
     TRY(step(x, c, VSG_REF_CP_FILL, nr));
-    pairs_free(x, &cp);
+    pairs_free(x, &own);
     c->ja = c->jb = NULL;
     c->n_join = 0;
     TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
@@ -307,7 +280,7 @@ static vsg_status nodes(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_REF_PIECE_SPLIT, ne));
 done:
     vsg_exec_stage_end(x, cp.n + c->n_inst, c->n_pc);
-    pairs_free(x, &cp);
+    pairs_free(x, &own);
     return st;
 }
 
@@ -473,9 +446,9 @@ static vsg_status ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const v
             c->side[k].chunk_geom = sh->chunk_geom[k];
             c->side[k].chunk_box = sh->chunk_box[k];
         }
-        c->given_ja = sh->cp.a;
-        c->given_jb = sh->cp.b;
-        c->given_n = sh->cp.n;
+        c->given.n = sh->cp.n;
+        c->given.a = sh->cp.a;
+        c->given.b = sh->cp.b;
     }
     c->side[0].v = *a;
     c->side[1].v = *b;
