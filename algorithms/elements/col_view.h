@@ -49,8 +49,13 @@ enum {
     VSG_GF_Z = 4,
     VSG_GF_UNSUPPORTED = 8,
     VSG_GF_CORRUPT = 16,
-    VSG_GF_NONFINITE = 32     /* a NaN/Inf coordinate: the CPU engine
+    VSG_GF_NONFINITE = 32,    /* a NaN/Inf coordinate: the CPU engine
                                  decides (it drops and counts the row)   */
+    VSG_GF_SIMPLE = 64        /* the validity screen proved the row's
+                                 rings simple and apart (no two share a
+                                 point): the overlay refine's pieces of
+                                 it need no noding check where every node
+                                 is exact (stages/overlay/refine.c)     */
 };
 
 typedef struct {

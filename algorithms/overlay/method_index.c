@@ -94,7 +94,7 @@ static const GEOSGeometry *method_repair(const void *ud, size_t j)
  * cannot take are counted: the pipeline then leaves them to the CPU
  * engine's candidate search. */
 static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
-                                   vsg_method_index *idx)
+                                   const uint8_t *known_valid, vsg_method_index *idx)
 {
     static uint64_t next_serial;   /* shared by every engine: atomic */
     double t0 = vsg_now_s();
@@ -112,6 +112,10 @@ static vsg_status columnar_for_gpu(vsg_engine *e, const vsg_wkb_array *method,
     vsg_wkb_repaired_free(&rw);
     if (st != VSG_OK)
         return vsg_engine_fail(e, st, -1, -1, "out of memory decoding the method layer");
+    /* rows the screen passed: simple rings (elements/col_view.h) */
+    for (size_t j = 0; known_valid && j < idx->n; j++)
+        if (known_valid[j])
+            idx->col->flags[j] |= VSG_GF_SIMPLE;
     int64_t unsupported = 0;
     for (size_t j = 0; j < idx->n; j++)
         if (vsg_method_kept(idx, j) && (idx->col->flags[j] & (VSG_GF_UNSUPPORTED | VSG_GF_CORRUPT |
@@ -164,16 +168,17 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     vsg_pool_run(e->pool, idx->n, read_task, &c);
     st = vsg_engine_take_failure(e, &c.failure);
     vsg_failure_destroy(&c.failure);
-    free(c.known_valid);
     e->counts.method_rows += (int64_t)idx->n;
     vsg_engine_collect_counts(e);
     if (st != VSG_OK) {
+        free(c.known_valid);
         vsg_method_index_destroy(idx);
         return st;
     }
     size_t kept = 0, deferred = 0;
     unsigned char *include = vsg_calloc(idx->n ? idx->n : 1, 1);
     if (!include) {
+        free(c.known_valid);
         vsg_method_index_destroy(idx);
         return vsg_engine_fail(e, VSG_ERR_NOMEM, -1, -1, "out of memory");
     }
@@ -197,13 +202,16 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     st = vsg_strtree_build(idx->boxes, include, idx->n, &idx->tree);
     free(include);
     if (st != VSG_OK) {
+        free(c.known_valid);
         vsg_method_index_destroy(idx);
         return vsg_engine_fail(e, st, -1, -1, "out of memory building the method index");
     }
     vsg_profile_add(e->profile, "method_index", "CPU", vsg_now_s() - t1, (int64_t)kept,
                     (int64_t)kept, 0, 0, 0);
+    if (e->opts.gpu.enabled)
+        st = columnar_for_gpu(e, method, c.known_valid, idx);
+    free(c.known_valid);
     if (e->opts.gpu.enabled) {
-        st = columnar_for_gpu(e, method, idx);
         if (st != VSG_OK) {
             vsg_method_index_destroy(idx);
             return st;

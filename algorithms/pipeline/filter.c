@@ -573,8 +573,13 @@ static vsg_status gpu_candidates(vsg_batch *b, const vsg_method_index *idx, vsg_
     vsg_wkb_repaired rw;
     st = vsg_wkb_with_repairs(&e->workers[0], b->input, input_repair, b, &rw);
     vsg_status gst = st == VSG_OK ? from_screen(x, e->gpu, b, &rw.arr, &r) : VSG_OK;
-    if (st == VSG_OK && gst == VSG_OK && !r.gathered)
+    if (st == VSG_OK && gst == VSG_OK && !r.gathered) {
         st = vsg_columnar_from_wkb(&rw.arr, &r.host, &rep);
+        /* rows the screen passed (a gather from its decode has them so) */
+        for (size_t i = 0; st == VSG_OK && b->known_valid && i < b->n; i++)
+            if (b->known_valid[i])
+                r.host.flags[i] |= VSG_GF_SIMPLE;
+    }
     r.flags = r.gathered ? r.gflags : r.host.flags;
     vsg_wkb_repaired_free(&rw);
     vsg_profile_add(e->profile, "to_columnar", "CPU", vsg_now_s() - t0, (int64_t)b->n,

@@ -44,11 +44,25 @@ static size_t row_bytes(const vsg_wkb_array *in, size_t i)
     return in->wkb[i] ? in->size[i] : 0;
 }
 
+/* The rows' flags on dev (host's, copied up), with VSG_GF_SIMPLE where the
+ * screen passed the row: what it proves of a valid row, rings that meet
+ * neither themselves nor each other, is what the overlay refine asks of
+ * its rows to leave their boundary's noding unchecked. */
+static vsg_status mark_simple(vsg_exec *x, vsg_columnar *host, const uint32_t *why,
+                              vsg_columnar *dev)
+{
+    size_t n = (size_t)host->n_geoms;
+    for (size_t k = 0; k < n; k++)
+        if (why[k] == 0)
+            host->flags[k] |= VSG_GF_SIMPLE;
+    return n ? vsg_exec_upload(x, dev->flags, host->flags, n) : VSG_OK;
+}
+
 /* The stage over host's rows on x: their verdicts into why (host). With
  * keep, the rows' decode on x goes to keep (geometry k is row rows[k] of
- * the layer in), for the statement's later stages; a failure to keep it
- * only loses the reuse. */
-static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why,
+ * the layer in), with the rows it passes flagged simple, for the
+ * statement's later stages; a failure to keep it only loses the reuse. */
+static vsg_status screen_on(vsg_exec *x, vsg_columnar *host, uint32_t *why,
                             vsg_screened *keep, const size_t *rows, const vsg_wkb_array *in)
 {
     vsg_columnar dev;
@@ -62,7 +76,7 @@ static vsg_status screen_on(vsg_exec *x, const vsg_columnar *host, uint32_t *why
     TRY(vsg_stage_valid_screen(x, &v, why_dev));
     TRY(vsg_exec_download(x, why, why_dev, n * sizeof(uint32_t)));
     st = vsg_exec_sync(x);
-    if (st == VSG_OK && keep)
+    if (st == VSG_OK && keep && mark_simple(x, host, why, &dev) == VSG_OK)
         (void)vsg_screened_add(keep, &dev, rows, n, in->count, in->wkb);
 done:
     vsg_exec_free(x, why_dev);

@@ -139,6 +139,19 @@ VSG_HD void vsg_ref_pair_init(const vsg_col_view *a, const vsg_col_view *b, cons
     why[p] = w;
 }
 
+/* Whether both rows of pair p are proven simple (VSG_GF_SIMPLE): rings
+ * that meet no other ring of their row and not themselves. Then every
+ * contact between the pair's boundaries is a node of the refine, and a
+ * boundary whose nodes are all exact (input vertices, not rounded
+ * crossings) is noded by construction. */
+VSG_HD int vsg_ref_pair_simple(const vsg_col_view *a, const vsg_col_view *b, const int64_t *pa,
+                               const int64_t *pb, int64_t p)
+{
+    int64_t i = pa[p], j = pb[p];
+    return i >= 0 && i < a->n_geoms && j >= 0 && j < b->n_geoms &&
+           (a->flags[i] & VSG_GF_SIMPLE) && (b->flags[j] & VSG_GF_SIMPLE);
+}
+
 /* ---- instances: the segments of each pair near the other polygon --------- */
 
 /* Instance keys: (pair, side, coordinate index of the segment's start). */

@@ -96,6 +96,11 @@ typedef struct {
     uint8_t *ok;
     uint8_t *out_flags;
     uint8_t *touch;                  /* n_pairs: the boundaries meet         */
+    uint8_t *rounded;                /* n_pairs: its pieces may cross (a
+                                      * crossing node was rounded, or a row
+                                      * is not proven simple): the noding
+                                      * check runs on its boundary          */
+    int64_t *any_rounded;            /* one flag: some pair is rounded       */
 } vsg_ref_ctx;
 
 enum {
@@ -277,6 +282,17 @@ VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
 
 /* Instance i's end flag f, set once (most ends are flagged by several
  * segment pairs: read first, so that only the first few pay the atomic). */
+/* Pair p's pieces may cross where their boundary is built: a node was
+ * rounded, or a row is not proven simple (pieces of one row that touch
+ * it at a point cut nothing). Every writer stores the same values. */
+VSG_HD void vsg_ref_mark_rounded(const vsg_ref_ctx *c, int64_t p)
+{
+    if (!c->rounded[p]) {
+        c->rounded[p] = 1;
+        *c->any_rounded = 1;
+    }
+}
+
 VSG_HD void vsg_ref_flag_end(const vsg_ref_ctx *c, int64_t i, uint32_t f)
 {
     if (i >= 0 && (c->in_flags[i] & f) != f)
@@ -345,6 +361,8 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
                 vsg_ref_flag_end(c, iw, fa);
             if (fill && fb)
                 vsg_ref_flag_end(c, ib, fb);
+            if (fill && !fa && !fb)   /* inside both: a rounded crossing */
+                vsg_ref_mark_rounded(c, p);
             if (fill && !fa) {
                 c->ev_inst[o + n] = iw;
                 c->ev_x[o + n] = nx[e];
@@ -789,6 +807,8 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
     switch (s) {
     case VSG_REF_PAIR_INIT:
         vsg_ref_pair_init(&c->side[0].v, &c->side[1].v, c->pa, c->pb, i, c->why);
+        if (!vsg_ref_pair_simple(&c->side[0].v, &c->side[1].v, c->pa, c->pb, i))
+            vsg_ref_mark_rounded(c, i);
         return 1;
     case VSG_REF_RING_INIT:
         vsg_cov_ring_init(&sd->v, i, sd->ring_geom, sd->ring_shell, NULL, sd->ring_min);

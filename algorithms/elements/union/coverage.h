@@ -1055,11 +1055,9 @@ VSG_HD void vsg_cov_ring_order(int64_t j, const int64_t *r_ring, const int64_t *
 
 /* ---- step 6: the rings of R as columnar rings ---------------------------------
  * Ring ids in leader order (is_leader scanned); ring q's coordinates are
- * its segments' starts from the leader on, then the leader's again. */
-VSG_HD void vsg_cov_leader(int64_t j, const int64_t *lab, int64_t *is_leader)
-{
-    is_leader[j] = lab[j] == j;
-}
+ * its segments' starts from the leader on, then the leader's again; a
+ * leader is the smallest segment of its cycle (lab[j] == j), of a group
+ * not marked (coverage_steps.h, vsg_cov_leads). */
 
 /* A group marked bad by now (a node, a chain that ends, a ring that
  * touches itself) gets rings of no coordinates: its answer comes from

@@ -49,6 +49,10 @@ typedef struct {
     int64_t n_chunks;
     int64_t *c_head, *c_off, *c_start, *c_group;
     double *c_box;
+    /* groups noded by construction (the overlay refine's exact pairs):
+     * rounded[g] 0; NULL: every group is checked */
+    const uint8_t *rounded;
+    const int64_t *any_rounded;
     /* candidate pairs (the noding join of R's chunks, then test points
      * against rings) */
     const int64_t *pa, *pb;
@@ -205,6 +209,30 @@ VSG_HD void vsg_cov_head_start(int64_t i, const int64_t *head, const int64_t *of
 
 /* The noding's ring order: the validity screen's next (vsg_cov_noding),
  * NULL for the union. */
+/* Whether segment i of R is of a group the union already marked (not the
+ * validity screen, whose rows keep every check's bits): its rings are
+ * never built, so the rings' steps leave it out. An overlapping group
+ * that the noding marked (most of an overlapping layer's) then costs no
+ * rounds, no rings and no nesting before the arrangement takes it. */
+VSG_HD int vsg_cov_marked_before(const vsg_cov_ctx *c, int64_t i)
+{
+    return !c->strict && c->bad[c->R.group[i]] != 0;
+}
+
+/* Whether segment i leads a ring of the output: the smallest of its cycle,
+ * of a group not marked. */
+VSG_HD int vsg_cov_leads(const vsg_cov_ctx *c, int64_t i)
+{
+    return c->lab[i] == i && !vsg_cov_marked_before(c, i);
+}
+
+/* Whether segment i of R is of a group the caller knows to be noded (its
+ * noding items skip it). */
+VSG_HD int vsg_cov_noded(const vsg_cov_ctx *c, int64_t i)
+{
+    return c->rounded && !c->rounded[c->R.group[i]];
+}
+
 VSG_HD const int64_t *vsg_cov_strict_next(const vsg_cov_ctx *c)
 {
     return c->strict ? c->next : NULL;
@@ -280,11 +308,16 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return vsg_cov_noding_pair(R, c->c_start, c->c_box, c->pa, c->pb, i,
                                    vsg_cov_strict_next(c), c->bad);
     case VSG_COV_NODING_NEXT:   /* the pairs the other two leave out */
-        vsg_cov_noding_next(R, i, vsg_cov_strict_next(c), c->bad);
+        if (!vsg_cov_noded(c, i))
+            vsg_cov_noding_next(R, i, vsg_cov_strict_next(c), c->bad);
         return 1;
     case VSG_COV_NODING_SELF_CHUNKS:
+        if (vsg_cov_noded(c, c->c_start[i]))
+            return 1;
         return vsg_cov_noding_chunk_self(R, c->c_start, i, vsg_cov_strict_next(c), c->bad);
     case VSG_COV_NODING_SELF:   /* its chunk ends where chunk c_off[i] (+ 1 at a head) starts */
+        if (vsg_cov_noded(c, i))
+            return 1;
         return vsg_cov_noding_self(R, i, c->c_start[c->c_off[i] + c->c_head[i]],
                                    vsg_cov_strict_next(c), c->bad);
     case VSG_COV_CHUNK_HEAD:
@@ -295,6 +328,12 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_CHUNK_BOX:
         c->c_group[i] = R->group[c->c_start[i]];
+        if (vsg_cov_noded(c, c->c_start[i])) {   /* an empty box: joined with none */
+            double *b = c->c_box + 4 * i;
+            b[0] = b[1] = 1.0;
+            b[2] = b[3] = -1.0;
+            return 1;
+        }
         return vsg_cov_chunk_box(R, c->c_start, i, c->c_box);
     case VSG_COV_RUN_HEAD:
         c->is_head[i] = vsg_cov_run_is_head(i, c->next);
@@ -303,6 +342,11 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_head_start(i, c->is_head, c->run_off, c->run_head, c->n_runs, R->n);
         return 1;
     case VSG_COV_RUN_LINK:
+        if (vsg_cov_marked_before(c, c->run_head[i])) {   /* inert: a chain that ends */
+            c->cnext[i] = c->nx[i] = -1;
+            c->rlab[i] = i;
+            return 1;
+        }
         vsg_cov_run_link(i, c->next, c->run_off, c->run_head, c->cnext, c->rlab, c->nx);
         return 1;
     case VSG_COV_LABEL_ROUND:
@@ -314,6 +358,8 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         return 1;
     case VSG_COV_SELF_SPLIT:
     case VSG_COV_SELF_TOUCH:
+        if (vsg_cov_marked_before(c, i))
+            return 1;
         vsg_cov_self_touch(R, i, c->deg_end, c->lab, c->next, s == VSG_COV_SELF_SPLIT,
                            c->changed, c->bad);
         return VSG_COV_MAX_DEGREE;
@@ -331,11 +377,13 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_ring_order(i, c->r_ring, v->ring_coord, c->keep_off, c->dir, c->lab, c->dist);
         return 1;
     case VSG_COV_LEADER:
-        vsg_cov_leader(i, c->lab, c->is_leader);
+        c->is_leader[i] = vsg_cov_leads(c, i);
         return 1;
     case VSG_COV_RING_LEN:
+        if (!vsg_cov_leads(c, i))
+            return 1;
         vsg_cov_ring_len(i, c->lab, c->dist, c->leader_off, R, c->bad, c->o_len, c->o_group);
-        if (c->o_part && c->lab[i] == i)
+        if (c->o_part)
             c->o_part[c->leader_off[i]] = c->r_part[i];
         return 1;
     case VSG_COV_RING_FILL: {

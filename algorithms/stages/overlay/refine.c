@@ -426,7 +426,10 @@ done:
     vsg_exec_stage_end(x, np, n);
     if (st != VSG_OK)
         return st;
-    st = vsg_stage_union_boundary(x, R, c->n_pairs, out, c->ok, c->why);
+    /* a pair with every node exact and simple rows is noded by
+     * construction: the union's noding check skips it */
+    vsg_union_noded nd = {c->rounded, c->any_rounded};
+    st = vsg_stage_union_boundary(x, R, c->n_pairs, &nd, out, c->ok, c->why);
     c->out_flags = out->flags;
     return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
 }
@@ -465,7 +468,15 @@ static vsg_status ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const v
         return VSG_ERR_INVALID_ARG;   /* keys would not fit: the caller uses GEOS */
     vsg_status st;
     vsg_exec_stage_begin(x, "refine_sides");
-    st = step(x, c, VSG_REF_PAIR_INIT, n_pairs);
+    st = get(x, s, (size_t)(n_pairs ? n_pairs : 1), &c->rounded);
+    if (st == VSG_OK)
+        st = get(x, s, I64, &c->any_rounded);
+    if (st == VSG_OK)
+        st = vsg_exec_memset(x, c->rounded, 0, (size_t)(n_pairs ? n_pairs : 1));
+    if (st == VSG_OK)
+        st = vsg_exec_memset(x, c->any_rounded, 0, I64);
+    if (st == VSG_OK)
+        st = step(x, c, VSG_REF_PAIR_INIT, n_pairs);
     if (st == VSG_OK)
         st = side_prep(x, c, s, 0);
     if (st == VSG_OK && same_sides)

@@ -277,7 +277,7 @@ vsg_status vsg_stage_overlap_union(vsg_exec *x, const vsg_col_view *in, const in
     TRY(labels(x, &c, &s));
     TRY(depth(x, &c, &s));
     TRY(select_pieces(x, &c, &s));
-    TRY(vsg_stage_union_boundary(x, &c.R, n_groups, out, group_ok, why));
+    TRY(vsg_stage_union_boundary(x, &c.R, n_groups, NULL, out, group_ok, why));
 done:
     vsg_scratch_free(x, &s);
     vsg_scratch_free(x, &rs);

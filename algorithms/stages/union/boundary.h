@@ -23,7 +23,18 @@
 /* R's arrays for n segments, from s (freed with it); R->n = n. */
 vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, int64_t n);
 
+/* Groups the caller knows to be noded by construction, whose segments meet
+ * only at shared endpoints, as the noding check would prove: rounded[g] 0
+ * (backend memory, n_groups), and *any (one backend int64) 0 when no group
+ * is rounded. The check then runs on the rounded groups only. */
+typedef struct {
+    const uint8_t *rounded;
+    const int64_t *any;
+} vsg_union_noded;
+
+/* noded: NULL, or the groups noded by construction. */
 vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_groups,
-                                    vsg_columnar *out, uint8_t *group_ok, uint32_t *why);
+                                    const vsg_union_noded *noded, vsg_columnar *out,
+                                    uint8_t *group_ok, uint32_t *why);
 
 #endif

@@ -234,6 +234,12 @@ static vsg_status noding(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     int64_t n = c->R.n;
     vsg_pairs p;
     memset(&p, 0, sizeof p);
+    if (c->any_rounded) {   /* every group noded by construction: nothing to prove */
+        int64_t any = 1;
+        TRY(vsg_exec_read_i64(x, c->any_rounded, &any));
+        if (!any)
+            return VSG_OK;
+    }
     TRY(chunk_pairs(x, c, s, &p));
     vsg_exec_stage_begin(x, NAME(c, "noding"));
     c->pa = p.a;
@@ -529,11 +535,16 @@ vsg_status vsg_union_boundary_alloc(vsg_exec *x, vsg_scratch *s, vsg_cov_r *R, i
 }
 
 vsg_status vsg_stage_union_boundary(vsg_exec *x, const vsg_cov_r *R, int64_t n_groups,
-                                    vsg_columnar *out, uint8_t *group_ok, uint32_t *why)
+                                    const vsg_union_noded *noded, vsg_columnar *out,
+                                    uint8_t *group_ok, uint32_t *why)
 {
     vsg_cov_ctx c;
     memset(&c, 0, sizeof c);
     c.R = *R;
+    if (noded) {
+        c.rounded = noded->rounded;
+        c.any_rounded = noded->any;
+    }
     c.n_groups = n_groups;
     c.bad = why;
     c.ok = group_ok;

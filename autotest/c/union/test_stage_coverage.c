@@ -115,6 +115,11 @@ static void runs_give_the_walk(void)
         vsg_cov_ctx c;
         memset(&c, 0, sizeof c);
         c.R.n = n;
+        int64_t *group = calloc((size_t)n + 1, sizeof *group);   /* one group, not marked */
+        uint32_t group_bad = 0;
+        c.R.group = group;
+        c.n_groups = 1;
+        c.bad = &group_bad;
         c.next = next;
         c.lab = arr[0];
         c.dist = arr[1];
@@ -166,6 +171,7 @@ static void runs_give_the_walk(void)
                 bad += c.lab[i] != lab[i] || c.dist[i] < 0 || c.dist[i] > 2 * n;
         }
         CHECK(bad == 0);
+        free(group);
         for (int a = 0; a < 12; a++)
             free(arr[a]);
         free(next);
