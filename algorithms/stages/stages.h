@@ -181,8 +181,9 @@ vsg_status vsg_stage_overlay_refine_shared(vsg_exec *x, const vsg_col_view *a,
                                            const vsg_chunks_shared *sh, vsg_columnar *out,
                                            uint8_t *pair_ok, uint32_t *why);
 
-/* Tests: the refine's rays take their box join (not one item per chunk of
- * the other polygon) from this many items on; negative: the default. */
-void vsg_stage_refine_set_ray_direct_max(int64_t items);
+/* Tests: the refine's rays and its items take their box joins (not one
+ * item per chunk of the other polygon, of the pair's row) from this many
+ * items on; negative: the default. */
+void vsg_stage_refine_set_direct_max(int64_t items);
 
 #endif

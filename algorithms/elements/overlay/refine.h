@@ -172,6 +172,19 @@ VSG_HD int64_t vsg_ref_item_pair(const vsg_ref_side *sd, int side, int64_t c, in
                      : vsg_pair_find(pa, pb, n_pairs, g, own);
 }
 
+/* The chunks of row g of side sd: [*c0, *c0 + the count); none for a row
+ * out of range. */
+VSG_HD int64_t vsg_ref_row_chunks(const vsg_ref_side *sd, int64_t g, int64_t *c0)
+{
+    const vsg_col_view *v = &sd->v;
+    *c0 = 0;
+    if (g < 0 || g >= v->n_geoms)
+        return 0;
+    int64_t r0 = v->part_ring[v->geom_part[g]], r1 = v->part_ring[v->geom_part[g + 1]];
+    *c0 = sd->ring_chunk[r0];
+    return sd->ring_chunk[r1] - *c0;
+}
+
 /* The segments of chunk c: [k0, k1 - 1) start coordinates. */
 VSG_HD int64_t vsg_ref_chunk_segs(const vsg_ref_side *sd, int64_t c, int64_t *k0, int64_t *ring)
 {

@@ -39,6 +39,9 @@ typedef struct {
     int64_t n_join;
     int join_side;                   /* which side's chunks the join holds   */
     int64_t *jflag, *joff;           /* n_join, n_join + 1                   */
+    /* items without the join (ITEM_SPAN): each pair's chunks of its row on
+     * side join_side, their counts and offsets, n_pairs and n_pairs + 1  */
+    int64_t *isp_cnt, *isp_off;
     /* items (pair, side, chunk), sorted */
     int64_t n_items, item_base;
     int64_t *it_pair, *it_chunk, *it_idx;
@@ -115,6 +118,9 @@ enum {
     VSG_REF_CHUNK_FILL,     /* n_chunks                     */
     VSG_REF_ITEM_FLAG,      /* n_join                       */
     VSG_REF_ITEM_FILL,      /* n_join                       */
+    VSG_REF_ITEM_SPAN,      /* n_pairs                      */
+    VSG_REF_ITEM_DFLAG,     /* the pairs' chunks (ITEM_SPAN) */
+    VSG_REF_ITEM_DFILL,     /* the pairs' chunks            */
     VSG_REF_ITEM_KEY,       /* n_items                      */
     VSG_REF_INST_COUNT,     /* n_items                      */
     VSG_REF_INST_FILL,      /* n_items x VSG_CHUNK_SEGS     */
@@ -731,15 +737,27 @@ VSG_HD int64_t vsg_ref_ray_chunk(const vsg_ref_ctx *c, int64_t r, int64_t ch)
 }
 
 /* The pair's other polygon of ray r: its first chunk, and its chunks. */
+/* Candidate t of the items without the join, side join_side: chunk *ch of
+ * pair *p's row on that side, an item when its box meets the box of the
+ * pair's row on the other side. The join's items, found from the pairs:
+ * the same test on the same boxes, so the same set. */
+VSG_HD int vsg_ref_item_direct(const vsg_ref_ctx *c, int64_t t, int64_t *p, int64_t *ch)
+{
+    int s = c->join_side;
+    int64_t q = vsg_owner(c->isp_off, c->n_pairs, t), c0;
+    int64_t own = s == 0 ? c->pa[q] : c->pb[q], g = s == 0 ? c->pb[q] : c->pa[q];
+    const vsg_ref_side *sd = &c->side[s], *o = &c->side[1 - s];
+    vsg_ref_row_chunks(sd, own, &c0);
+    *p = q;
+    *ch = c0 + (t - c->isp_off[q]);
+    return sd->chunk_geom[*ch] == own && g >= 0 && g < o->v.n_geoms &&
+           vsg_box_meets(sd->chunk_box + 4 * *ch, o->boxes + 4 * g);
+}
+
 VSG_HD int64_t vsg_ref_ray_chunks(const vsg_ref_ctx *c, int64_t r, int64_t *c0)
 {
     int64_t q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
-    const vsg_ref_side *o = &c->side[1 - c->cur];
-    int64_t g = c->cur == 0 ? c->pb[p] : c->pa[p];
-    const vsg_col_view *v = &o->v;
-    int64_t r0 = v->part_ring[v->geom_part[g]], r1 = v->part_ring[v->geom_part[g + 1]];
-    *c0 = o->ring_chunk[r0];
-    return o->ring_chunk[r1] - *c0;
+    return vsg_ref_row_chunks(&c->side[1 - c->cur], c->cur == 0 ? c->pb[p] : c->pa[p], c0);
 }
 
 /* Candidate (ray, chunk of the other side) of the rays' box join: the
@@ -846,6 +864,26 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
             c->it_chunk[t] = ch;
         }
         return 1;
+    case VSG_REF_ITEM_SPAN: {
+        int64_t c0, own = c->join_side == 0 ? c->pa[i] : c->pb[i];
+        c->isp_cnt[i] = vsg_ref_row_chunks(&c->side[c->join_side], own, &c0);
+        return 1;
+    }
+    case VSG_REF_ITEM_DFLAG: {
+        int64_t p, ch;
+        c->jflag[i] = vsg_ref_item_direct(c, i, &p, &ch);
+        return 1;
+    }
+    case VSG_REF_ITEM_DFILL: {
+        int64_t p, ch;
+        if (c->jflag[i] && vsg_ref_item_direct(c, i, &p, &ch)) {
+            int64_t t = c->item_base + c->joff[i];
+            c->it_pair[t] = p;
+            c->it_side[t] = (int8_t)c->join_side;
+            c->it_chunk[t] = ch;
+        }
+        return 1;
+    }
     case VSG_REF_ITEM_KEY: {
         /* (pair, side, first segment): the instances come out sorted */
         int64_t ring, k0;

@@ -123,28 +123,81 @@ static void use_join(vsg_ref_ctx *c, const vsg_pairs *p, int side, int64_t *flag
     c->joff = off;
 }
 
+/* Rays tested against every chunk of their pair's other polygon, and each
+ * pair's chunks against the box of its other row, one item a chunk, when
+ * these are at most this many; else a box join finds the chunks that
+ * meet them. Box tests are cheap next to a join's fixed cost (about 0.4
+ * ms on the H200, docs/benchmarks.md), and real data casts few rays per
+ * batch (a ring no node labelled). */
+#define VSG_REF_DIRECT_MAX ((int64_t)1 << 24)
+static _Atomic int64_t g_direct_max = VSG_REF_DIRECT_MAX;
+
+void vsg_stage_refine_set_direct_max(int64_t items)
+{
+    atomic_store(&g_direct_max, items < 0 ? VSG_REF_DIRECT_MAX : items);
+}
+
+/* Side k's items, (pair, side, chunk) where the chunk's box meets the
+ * box of the pair's row on the other side, as flags over candidates
+ * (*n_cand, flags and their scan from s; *n of them set): from the pairs
+ * themselves where their rows' chunks are few enough (*direct), else from
+ * a box join of the side's chunks with the other side's rows, whose fixed
+ * cost is most of its time on real data (a county's few chunks against
+ * its state). */
+static vsg_status side_items(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int k, vsg_pairs *j,
+                             int *direct, int64_t *n_cand, int64_t **flag, int64_t **off,
+                             int64_t *n)
+{
+    vsg_status st;
+    const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
+    int64_t span = 0;
+    vsg_exec_stage_begin(x, "refine_segments");
+    c->join_side = k;
+    TRY(get(x, s, (size_t)(c->n_pairs ? c->n_pairs : 1) * I64, &c->isp_cnt));
+    TRY(get(x, s, (size_t)(c->n_pairs + 1) * I64, &c->isp_off));
+    TRY(step(x, c, VSG_REF_ITEM_SPAN, c->n_pairs));
+    TRY(vsg_scan_total(x, c->isp_cnt, c->isp_off, c->n_pairs, &span));
+    *direct = span <= atomic_load(&g_direct_max);
+    if (!*direct) {
+        vsg_exec_stage_end(x, c->n_pairs, span);
+        /* unsorted: the items are sorted by their unique (pair, side,
+         * chunk) keys, whatever order the join gives */
+        TRY(k == 0 ? vsg_stage_candidates_unsorted(x, A->chunk_box, A->n_chunks, B->boxes,
+                                                   B->v.n_geoms, j)
+                   : vsg_stage_candidates_unsorted(x, A->boxes, A->v.n_geoms, B->chunk_box,
+                                                   B->n_chunks, j));
+        vsg_exec_stage_begin(x, "refine_segments");
+    }
+    *n_cand = *direct ? span : j->n;
+    TRY(get(x, s, (size_t)(*n_cand ? *n_cand : 1) * I64, flag));
+    TRY(get(x, s, (size_t)(*n_cand + 1) * I64, off));
+    if (*direct) {
+        c->jflag = *flag;
+        TRY(step(x, c, VSG_REF_ITEM_DFLAG, span));
+    } else {
+        use_join(c, j, k, *flag, *off);
+        TRY(step(x, c, VSG_REF_ITEM_FLAG, j->n));
+    }
+    TRY(vsg_scan_total(x, *flag, *off, *n_cand, n));
+done:
+    vsg_exec_stage_end(x, c->n_pairs, *n_cand);
+    return st;
+}
+
 /* The segments of every pair that lie near the other polygon. */
 static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
-    vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     vsg_pairs j[2];
-    int64_t *flag[2], *off[2], n[2] = {0, 0};
+    int64_t *flag[2] = {NULL, NULL}, *off[2] = {NULL, NULL}, n[2] = {0, 0}, cand[2] = {0, 0};
+    int64_t *span_off[2] = {NULL, NULL};
+    int direct[2] = {0, 0};
     memset(j, 0, sizeof j);
-    /* unsorted: the items are sorted by their unique (pair, side, chunk)
-     * keys below, whatever order the joins give */
-    TRY(vsg_stage_candidates_unsorted(x, A->chunk_box, A->n_chunks, B->boxes, B->v.n_geoms,
-                                      &j[0]));
-    TRY(vsg_stage_candidates_unsorted(x, A->boxes, A->v.n_geoms, B->chunk_box, B->n_chunks,
-                                      &j[1]));
-    vsg_exec_stage_begin(x, "refine_segments");
     for (int k = 0; k < 2; k++) {
-        TRY(get(x, s, (size_t)j[k].n * I64, &flag[k]));
-        TRY(get(x, s, (size_t)(j[k].n + 1) * I64, &off[k]));
-        use_join(c, &j[k], k, flag[k], off[k]);
-        TRY(step(x, c, VSG_REF_ITEM_FLAG, j[k].n));
-        TRY(vsg_scan_total(x, flag[k], off[k], j[k].n, &n[k]));
+        TRY(side_items(x, c, s, k, &j[k], &direct[k], &cand[k], &flag[k], &off[k], &n[k]));
+        span_off[k] = c->isp_off;
     }
+    vsg_exec_stage_begin(x, "refine_segments");
     c->n_items = n[0] + n[1];
     TRY(get(x, s, (size_t)c->n_items * I64, &c->it_pair));
     TRY(get(x, s, (size_t)c->n_items * I64, &c->it_chunk));
@@ -152,9 +205,17 @@ static vsg_status instances(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(get(x, s, (size_t)c->n_items, &c->it_side));
     TRY(get(x, s, (size_t)c->n_items * sizeof(uint64_t), &c->it_key));
     for (int k = 0; k < 2; k++) {
-        use_join(c, &j[k], k, flag[k], off[k]);
         c->item_base = k ? n[0] : 0;
-        TRY(step(x, c, VSG_REF_ITEM_FILL, j[k].n));
+        if (direct[k]) {
+            c->join_side = k;
+            c->isp_off = span_off[k];
+            c->jflag = flag[k];
+            c->joff = off[k];
+            TRY(step(x, c, VSG_REF_ITEM_DFILL, cand[k]));
+        } else {
+            use_join(c, &j[k], k, flag[k], off[k]);
+            TRY(step(x, c, VSG_REF_ITEM_FILL, j[k].n));
+        }
     }
     TRY(step(x, c, VSG_REF_ITEM_KEY, c->n_items));
     /* the keys' width (pair, side, segment: vsg_ref_inst_key), not 64 bits:
@@ -298,18 +359,6 @@ done:
     return st;
 }
 
-/* Rays tested against every chunk of their pair's other polygon, one item
- * a chunk, when these are at most this many; else the rays' box join
- * finds the chunks that meet them. Box tests are cheap next to a join's
- * fixed cost (about 0.4 ms on the H200, docs/benchmarks.md), and real
- * data casts few rays per batch (a ring no node labelled). */
-#define VSG_REF_RAY_DIRECT_MAX ((int64_t)1 << 24)
-static _Atomic int64_t g_ray_direct_max = VSG_REF_RAY_DIRECT_MAX;
-
-void vsg_stage_refine_set_ray_direct_max(int64_t items)
-{
-    atomic_store(&g_ray_direct_max, items < 0 ? VSG_REF_RAY_DIRECT_MAX : items);
-}
 
 /* The rings no node labelled, side by side: a ray from each one's first
  * vertex, its crossings with the other polygon's chunks that meet it,
@@ -343,7 +392,7 @@ static vsg_status rays(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int64_t *n_r
         TRY(get(x, s, (size_t)(c->n_ray + 1) * I64, &c->ray_coff));
         TRY(step(x, c, VSG_REF_RAY_SPAN, c->n_ray));
         TRY(vsg_scan_total(x, c->ray_cc, c->ray_coff, c->n_ray, &n_rc));
-        if (n_rc <= atomic_load(&g_ray_direct_max)) {
+        if (n_rc <= atomic_load(&g_direct_max)) {
             vsg_exec_stage_begin(x, "refine_rays");
             st = step(x, c, VSG_REF_RAY_DIRECT, n_rc);
         } else {

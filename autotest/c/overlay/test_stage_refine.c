@@ -766,6 +766,44 @@ static void batched_pairs(void)
     }
 }
 
+/* Pairs whose verdict, reasons or bytes differ between two runs of one
+ * batch (each printed). */
+static int64_t runs_differ(const run_result *x, const run_result *y, const int64_t *pa,
+                           const int64_t *pb, int64_t n)
+{
+    int64_t differ = 0;
+    for (int64_t k = 0; k < n; k++)
+        if (x->ok[k] != y->ok[k] || x->why[k] != y->why[k] || x->wkb_size[k] != y->wkb_size[k] ||
+            (x->wkb[k] && memcmp(x->wkb[k], y->wkb[k], x->wkb_size[k]))) {
+            differ++;
+            fprintf(stderr, "  pair (%lld, %lld): ok %d why 0x%x, then ok %d why 0x%x\n",
+                    (long long)pa[k], (long long)pb[k], x->ok[k], x->why[k], y->ok[k], y->why[k]);
+        }
+    return differ;
+}
+
+/* The refine's items and rays found from the pairs (one item per chunk of
+ * a pair's row) and through box joins: the same batch to the byte. */
+static void joins_settle_alike(void)
+{
+    geoset A = {0}, B = {0};
+    int64_t *pa, *pb, disjoint;
+    int64_t n = case_batch(&A, &B, &pa, &pb, &disjoint);
+    run_result direct, joined;
+    REQUIRE(run_stage(&A, &B, pa, pb, n, &direct));
+    vsg_stage_refine_set_direct_max(0);
+    int ran = run_stage(&A, &B, pa, pb, n, &joined);
+    vsg_stage_refine_set_direct_max(-1);
+    REQUIRE(ran);
+    CHECK(runs_differ(&direct, &joined, pa, pb, n) == 0);
+    run_free(&direct);
+    run_free(&joined);
+    free(pa);
+    free(pb);
+    geoset_free(&A);
+    geoset_free(&B);
+}
+
 /* Rows the screen passes flagged simple leave the union's noding check out
  * for pairs whose nodes are all exact, and only where the check could find
  * nothing: every pair of the batch settles, or is handed back with the
@@ -784,18 +822,10 @@ static void screened_rows_settle_alike(void)
     int ran = run_stage(&A, &B, pa, pb, n, &screened);
     g_screen = 0;
     REQUIRE(ran);
-    int64_t left = g_noding_rows, differ = 0, settled = 0;
-    for (int64_t k = 0; k < n; k++) {
+    int64_t left = g_noding_rows, settled = 0;
+    for (int64_t k = 0; k < n; k++)
         settled += plain.ok[k] != 0;
-        if (plain.ok[k] != screened.ok[k] || plain.why[k] != screened.why[k] ||
-            plain.wkb_size[k] != screened.wkb_size[k] ||
-            (plain.wkb[k] && memcmp(plain.wkb[k], screened.wkb[k], plain.wkb_size[k]))) {
-            differ++;
-            fprintf(stderr, "  pair (%lld, %lld): ok %d why 0x%x checked, ok %d why 0x%x screened\n",
-                    (long long)pa[k], (long long)pb[k], plain.ok[k], plain.why[k],
-                    screened.ok[k], screened.why[k]);
-        }
-    }
+    int64_t differ = runs_differ(&plain, &screened, pa, pb, n);
     fprintf(stderr, "  %lld pairs, %lld settled, %lld differ; noding rows %lld checked, %lld "
             "screened\n", (long long)n, (long long)settled, (long long)differ,
             (long long)checked, (long long)left);
@@ -1347,12 +1377,15 @@ int main(void)
     RUN(holes_one_ulp_apart);
     RUN(work_is_bounded);
     RUN(device_matches_host);
-    /* the rays through their box join, as batches with many rays take it */
-    vsg_stage_refine_set_ray_direct_max(0);
+    /* the rays and the items through their box joins, as batches with many
+     * of them take them */
+    vsg_stage_refine_set_direct_max(0);
     RUN(hand_made_pairs);
+    RUN(batched_pairs);
     RUN(random_grid_pairs);
     RUN(device_matches_host);
-    vsg_stage_refine_set_ray_direct_max(-1);
+    vsg_stage_refine_set_direct_max(-1);
+    RUN(joins_settle_alike);
     /* classify's chunk tables and join handed to the refine */
     g_share = 1;
     RUN(hand_made_pairs);
