@@ -104,28 +104,100 @@ static int refine_takes(const filter_run *r, size_t q)
     return !r->covered[r->pa[q]] && (c == VSG_CLS_REFINE || c == VSG_CLS_B_IN_A);
 }
 
+/* The row of one piece (one[i], a refine position; -1: none or several):
+ * the settled pieces with a polygonal part, of rows with no pair handed
+ * back. Their flags come down (the refine's results stay on x). */
+static vsg_status single_pieces(vsg_exec *x, const filter_run *r, int64_t n_rows,
+                                const uint8_t *bad, int64_t *one, int64_t *n_one)
+{
+    int64_t m = r->n_ref;
+    uint8_t *flags = vsg_malloc((size_t)(m ? m : 1));
+    if (!flags)
+        return VSG_ERR_NOMEM;
+    vsg_status st = vsg_exec_download(x, flags, r->ref_dev.flags, (size_t)m);
+    if (st == VSG_OK)
+        st = vsg_exec_sync(x);
+    for (int64_t i = 0; i < n_rows; i++)
+        one[i] = -1;
+    for (int64_t t = 0; st == VSG_OK && t < m; t++) {
+        int64_t i = r->ref_a[t];
+        if (r->ref_ok[t] == 1 && !(flags[t] & VSG_GF_EMPTY) && !bad[i])
+            one[i] = one[i] == -1 ? t : -2;
+    }
+    *n_one = 0;
+    for (int64_t i = 0; i < n_rows; i++) {
+        one[i] = one[i] < 0 ? -1 : one[i];
+        *n_one += one[i] >= 0;
+    }
+    free(flags);
+    return st;
+}
+
+/* The union's output with each row of one piece replaced by its piece
+ * (columnar_gather: source 0 the union's, source 1 the refine's). */
+static vsg_status take_single_pieces(vsg_exec *x, filter_run *r, int64_t n_rows,
+                                     const int64_t *one)
+{
+    vsg_status st;
+    int32_t *gs = vsg_malloc((size_t)(n_rows ? n_rows : 1) * sizeof *gs), *dgs = NULL;
+    int64_t *gr = vsg_malloc((size_t)(n_rows ? n_rows : 1) * sizeof *gr), *dgr = NULL;
+    vsg_columnar merged;
+    vsg_columnar_init(&merged);
+    if (!gs || !gr) {
+        st = VSG_ERR_NOMEM;
+        goto done;
+    }
+    for (int64_t i = 0; i < n_rows; i++) {
+        gs[i] = one[i] >= 0;
+        gr[i] = one[i] >= 0 ? one[i] : i;
+    }
+    TRY(vsg_exec_alloc(x, (size_t)n_rows * sizeof *gs, (void **)&dgs));
+    TRY(vsg_exec_alloc(x, (size_t)n_rows * sizeof *gr, (void **)&dgr));
+    TRY(vsg_exec_upload(x, dgs, gs, (size_t)n_rows * sizeof *gs));
+    TRY(vsg_exec_upload(x, dgr, gr, (size_t)n_rows * sizeof *gr));
+    vsg_col_view src[2] = {vsg_columnar_view(&r->clip_dev), vsg_columnar_view(&r->ref_dev)};
+    TRY(vsg_stage_columnar_gather(x, src, 2, dgs, dgr, n_rows, &merged));
+    vsg_columnar_free(&r->clip_dev);
+    r->clip_dev = merged;
+    vsg_columnar_init(&merged);
+done:
+    vsg_columnar_free(&merged);
+    vsg_exec_free(x, dgs);
+    vsg_exec_free(x, dgr);
+    free(gs);
+    free(gr);
+    return st;
+}
+
 /* Clip: the union of each row's refined pieces (the coverage union, by
  * row), for the rows whose every piece the refine settled; a row with a
  * pair handed back goes to GEOS whole. The pieces of a row from method
  * polygons that share edges meet at bit-equal nodes (elements/overlay/
- * refine.h), so a coverage of methods gives a coverage of pieces. */
+ * refine.h), so a coverage of methods gives a coverage of pieces. A row
+ * of one piece (a county inside its state, the most of a clip by a
+ * coarser layer) is that piece, a valid MultiPolygon the refine built:
+ * it skips the union and is gathered into its output. */
 static vsg_status clip_union(vsg_exec *x, filter_run *r, int64_t n_rows)
 {
     vsg_status st = VSG_OK;
-    int64_t m = r->n_ref;
+    int64_t m = r->n_ref, n_one = 0;
     int64_t *grp = vsg_malloc((size_t)(m ? m : 1) * sizeof *grp);
+    int64_t *one = vsg_malloc((size_t)(n_rows ? n_rows : 1) * sizeof *one);
     uint8_t *bad = vsg_calloc((size_t)(n_rows ? n_rows : 1), 1);
     r->row_ok = vsg_calloc((size_t)(n_rows ? n_rows : 1), 1);
     r->row_why = vsg_calloc((size_t)(n_rows ? n_rows : 1), sizeof *r->row_why);
-    if (!grp || !bad || !r->row_ok || !r->row_why) {
+    if (!grp || !one || !bad || !r->row_ok || !r->row_why) {
         st = VSG_ERR_NOMEM;
         goto done;
     }
     for (int64_t t = 0; t < m; t++)
         if (!r->ref_ok[t])
             bad[r->ref_a[t]] = 1;
-    for (int64_t t = 0; t < m; t++)
-        grp[t] = bad[r->ref_a[t]] ? -1 : r->ref_a[t];
+    TRY(single_pieces(x, r, n_rows, bad, one, &n_one));
+    for (int64_t t = 0; t < m; t++) {
+        int64_t i = r->ref_a[t];
+        grp[t] = bad[i] || one[i] >= 0 ? -1 : i;
+    }
     TRY(vsg_exec_alloc(x, (size_t)(m ? m : 1) * sizeof(int64_t), (void **)&r->dgrp));
     TRY(vsg_exec_alloc(x, (size_t)n_rows, (void **)&r->drow_ok));
     TRY(vsg_exec_alloc(x, (size_t)n_rows * sizeof(uint32_t), (void **)&r->drow_why));
@@ -133,6 +205,8 @@ static vsg_status clip_union(vsg_exec *x, filter_run *r, int64_t n_rows)
     vsg_col_view pieces = vsg_columnar_view(&r->ref_dev);
     TRY(vsg_stage_coverage_union(x, &pieces, r->dgrp, n_rows, &r->clip_dev, r->drow_ok,
                                  r->drow_why));
+    if (n_one > 0)
+        TRY(take_single_pieces(x, r, n_rows, one));
     vsg_exec_stage_begin(x, "d2h");
     st = vsg_columnar_download(x, &r->clip_dev, &r->clip_out);
     if (st == VSG_OK)
@@ -142,8 +216,14 @@ static vsg_status clip_union(vsg_exec *x, filter_run *r, int64_t n_rows)
     vsg_exec_stage_end(x, n_rows, r->clip_out.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);
+    for (int64_t i = 0; st == VSG_OK && i < n_rows; i++)
+        if (one[i] >= 0) {   /* the union saw none of its pieces: settled here */
+            r->row_ok[i] = 1;
+            r->row_why[i] = 0;
+        }
 done:
     free(grp);
+    free(one);
     free(bad);
     return st;
 }
