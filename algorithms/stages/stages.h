@@ -114,6 +114,13 @@ vsg_status vsg_stage_columnar_gather(vsg_exec *x, const vsg_col_view *src, int32
                                      const int32_t *g_src, const int64_t *g_row, int64_t n,
                                      vsg_columnar *out);
 
+/* The same, with source k's ring r copied in reverse where turn[k][r] < 0
+ * (turn: a host array of n_src backend pointers, NULL ones and all). */
+vsg_status vsg_stage_columnar_gather_turned(vsg_exec *x, const vsg_col_view *src,
+                                            const int8_t *const *turn, int32_t n_src,
+                                            const int32_t *g_src, const int64_t *g_row,
+                                            int64_t n, vsg_columnar *out);
+
 /* ---- coverage_union ----------------------------------------------------------
  * The union of each group of polygons (group_of[g] in [0, n_groups) for
  * every geometry of `in`; null and empty members contribute nothing) where
@@ -185,5 +192,10 @@ vsg_status vsg_stage_overlay_refine_shared(vsg_exec *x, const vsg_col_view *a,
  * item per chunk of the other polygon, of the pair's row) from this many
  * items on; negative: the default. */
 void vsg_stage_refine_set_direct_max(int64_t items);
+
+/* Tests: 0 builds every pair's intersection from its pieces, the pairs
+ * whose answer is one of their rows whole too; 1 (the default) gathers
+ * those from the input. */
+void vsg_stage_refine_set_whole(int on);
 
 #endif

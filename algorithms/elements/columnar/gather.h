@@ -19,6 +19,9 @@
 
 typedef struct {
     const vsg_col_view *src;   /* the sources (backend memory)           */
+    const int8_t *const *turn; /* NULL, or per source NULL or one value a
+                                * ring: negative where the ring is copied
+                                * in reverse (backend memory)           */
     int32_t n_src;
     const int32_t *g_src;      /* output geometry g: its source           */
     const int64_t *g_row;      /*                    its geometry there   */
@@ -80,8 +83,12 @@ VSG_HD void vsg_gather_ring(const vsg_gather_ctx *c, int64_t r)
 VSG_HD void vsg_gather_coord(const vsg_gather_ctx *c, int64_t i)
 {
     int64_t r = vsg_owner(c->roff, c->n_rings, i);
-    const vsg_col_view *s = &c->src[c->r_src[r]];
-    int64_t si = s->ring_coord[c->r_from[r]] + (i - c->roff[r]);
+    int32_t k = c->r_src[r];
+    const vsg_col_view *s = &c->src[k];
+    int64_t sr = c->r_from[r], j = i - c->roff[r];
+    if (c->turn && c->turn[k] && c->turn[k][sr] < 0)   /* reversed: a closed ring stays closed */
+        j = c->roff[r + 1] - 1 - i;
+    int64_t si = s->ring_coord[sr] + j;
     c->x[i] = s->x[si];
     c->y[i] = s->y[si];
     if (c->z)

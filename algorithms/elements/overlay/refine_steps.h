@@ -97,13 +97,23 @@ typedef struct {
     /* the selected boundary */
     vsg_cov_r R;
     uint8_t *ok;
-    uint8_t *out_flags;
+    uint8_t *out_flags, *out_type;
     uint8_t *touch;                  /* n_pairs: the boundaries meet         */
     uint8_t *rounded;                /* n_pairs: its pieces may cross (a
                                       * crossing node was rounded, or a row
                                       * is not proven simple): the noding
                                       * check runs on its boundary          */
     int64_t *any_rounded;            /* one flag: some pair is rounded       */
+    /* pairs whose intersection is one of their rows whole (WHOLE_*): a
+     * county inside its state, either way round */
+    int whole_ok;                    /* no Z: the rows can be gathered
+                                      * beside the built ones              */
+    uint32_t *not_whole;             /* n_pairs: bit s, side s's row is not
+                                      * (cut, or a piece says so)          */
+    int64_t *whole, *whole_off;      /* n_pairs (1: whole), n_pairs + 1     */
+    int32_t *gsrc;                   /* n_pairs: the output's source (0: the
+                                      * boundary's, 1 + s: side s's rows)   */
+    int64_t *grow;                   /* n_pairs: its geometry there          */
 } vsg_ref_ctx;
 
 enum {
@@ -148,6 +158,10 @@ enum {
     VSG_REF_SELECT,         /* n_pc                         */
     VSG_REF_R_FILL,         /* n_pc                         */
     VSG_REF_FINAL,          /* n_pairs                      */
+    VSG_REF_WHOLE_PIECE,    /* n_pc (after SELECT)          */
+    VSG_REF_WHOLE_PAIR,     /* n_pairs                      */
+    VSG_REF_UNKEEP,         /* n_pc                         */
+    VSG_REF_WHOLE_SRC,      /* n_pairs                      */
     VSG_REF_EV_KEY,         /* n_ev                         */
     VSG_REF_EV_ORDER,       /* n_ev (sorted by instance)    */
     VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
@@ -299,6 +313,16 @@ VSG_HD void vsg_ref_mark_rounded(const vsg_ref_ctx *c, int64_t p)
     }
 }
 
+/* Side s's row of pair p is not the pair's intersection whole (a cut, or
+ * a piece's label; see "pairs whose intersection is one of their rows
+ * whole" below). */
+VSG_HD void vsg_ref_not_whole(const vsg_ref_ctx *c, int64_t p, int side)
+{
+    uint32_t bit = 1u << side;
+    if (!(c->not_whole[p] & bit))
+        VSG_OR_U32(c->not_whole + p, bit);
+}
+
 VSG_HD void vsg_ref_flag_end(const vsg_ref_ctx *c, int64_t i, uint32_t f)
 {
     if (i >= 0 && (c->in_flags[i] & f) != f)
@@ -369,6 +393,10 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
                 vsg_ref_flag_end(c, ib, fb);
             if (fill && !fa && !fb)   /* inside both: a rounded crossing */
                 vsg_ref_mark_rounded(c, p);
+            if (fill && !fa)          /* a segment cut: its row is not whole */
+                vsg_ref_not_whole(c, p, 0);
+            if (fill && !fb)
+                vsg_ref_not_whole(c, p, 1);
             if (fill && !fa) {
                 c->ev_inst[o + n] = iw;
                 c->ev_x[o + n] = nx[e];
@@ -808,6 +836,60 @@ VSG_HD void vsg_ref_select(const vsg_ref_ctx *c, int64_t q)
                  (lab == VSG_REF_IN || (c->in_side[i] == 0 && lab == VSG_REF_SAME));
 }
 
+/* ---- pairs whose intersection is one of their rows whole ---------------
+ * Where every piece of side s's row (a county) is inside the other row
+ * or along it the same way, no piece of the other row (its state) is
+ * inside side s's, no side-s segment is cut and every side-s segment is
+ * an instance, the row's boundary lies in the other polygon, with its
+ * interior on the row's side, and the other's boundary never enters the
+ * row's interior: the intersection is the row itself. (A piece of the
+ * other row along it the opposite way has one of side s along it the
+ * opposite way too.) It is gathered from the input, its rings turned so
+ * that the interior lies on the left as the built rings have it, instead
+ * of built from its pieces: no link, rings, nesting or output for it. On
+ * layers nested by construction (counties in states, provinces in
+ * countries) that is nearly every pair, whichever side the smaller one
+ * is on. */
+
+VSG_HD void vsg_ref_whole_piece(const vsg_ref_ctx *c, int64_t q)
+{
+    if (vsg_ref_piece_flat(c, q))
+        return;
+    int64_t i = c->pc_inst[q], p = c->in_pair[i];
+    int side = c->in_side[i], lab = c->val[q];
+    if (lab != VSG_REF_IN && lab != VSG_REF_SAME)
+        vsg_ref_not_whole(c, p, side);
+    if (lab == VSG_REF_IN)
+        vsg_ref_not_whole(c, p, 1 - side);
+}
+
+/* Whether side s's row of pair p is its intersection whole: nothing said
+ * no, and the pair has an instance of every segment of the row (the
+ * instances are sorted by (pair, side, segment)). */
+VSG_HD int vsg_ref_whole_side(const vsg_ref_ctx *c, int64_t p, int side)
+{
+    const vsg_col_view *v = &c->side[side].v;
+    int64_t g = side == 0 ? c->pa[p] : c->pb[p];
+    if (((c->not_whole[p] >> side) & 1u) || g < 0 || g >= v->n_geoms)
+        return 0;
+    int64_t r0 = v->part_ring[v->geom_part[g]], r1 = v->part_ring[v->geom_part[g + 1]];
+    int64_t segs = (v->ring_coord[r1] - v->ring_coord[r0]) - (r1 - r0);
+    uint64_t k0 = vsg_ref_inst_key(p, side, 0, c->kbits);
+    uint64_t k1 = side == 0 ? vsg_ref_inst_key(p, 1, 0, c->kbits)
+                            : vsg_ref_inst_key(p + 1, 0, 0, c->kbits);
+    int64_t lo = vsg_grid_lower_bound(c->in_key, c->n_inst, k0);
+    int64_t hi = vsg_grid_lower_bound(c->in_key, c->n_inst, k1);
+    return segs > 0 && hi - lo == segs;
+}
+
+/* 0, or 1 + the side whose row is pair p's intersection whole. */
+VSG_HD int vsg_ref_whole_pair(const vsg_ref_ctx *c, int64_t p)
+{
+    if (!c->whole_ok || c->why[p] != 0)
+        return 0;
+    return vsg_ref_whole_side(c, p, 0) ? 1 : (vsg_ref_whole_side(c, p, 1) ? 2 : 0);
+}
+
 VSG_HD void vsg_ref_r_fill(const vsg_ref_ctx *c, int64_t q)
 {
     if (!c->keep[q])
@@ -1007,7 +1089,28 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
     case VSG_REF_R_FILL:
         vsg_ref_r_fill(c, i);
         return 1;
+    case VSG_REF_WHOLE_PIECE:
+        vsg_ref_whole_piece(c, i);
+        return 1;
+    case VSG_REF_WHOLE_PAIR:
+        c->gsrc[i] = (int32_t)vsg_ref_whole_pair(c, i);
+        c->whole[i] = c->gsrc[i] != 0;
+        return 1;
+    case VSG_REF_UNKEEP:
+        if (c->whole[c->in_pair[c->pc_inst[i]]])
+            c->keep[i] = 0;
+        return 1;
+    case VSG_REF_WHOLE_SRC:
+        c->grow[i] = c->gsrc[i] == 1 ? c->pa[i] : (c->gsrc[i] == 2 ? c->pb[i] : i);
+        return 1;
     case VSG_REF_FINAL:
+        if (c->whole && c->whole[i]) {   /* gathered from side 0: settled */
+            c->why[i] = 0;
+            c->ok[i] = 1;
+            c->out_flags[i] = 0;
+            c->out_type[i] = VSG_GT_MULTIPOLYGON;
+            return 1;
+        }
         /* a pair whose polygons only touch: an empty result, settled */
         if (c->why[i] == VSG_COV_BAD_EMPTY) {
             c->why[i] = 0;

@@ -26,6 +26,14 @@ vsg_status vsg_stage_columnar_gather(vsg_exec *x, const vsg_col_view *src, int32
                                      const int32_t *g_src, const int64_t *g_row, int64_t n,
                                      vsg_columnar *out)
 {
+    return vsg_stage_columnar_gather_turned(x, src, NULL, n_src, g_src, g_row, n, out);
+}
+
+vsg_status vsg_stage_columnar_gather_turned(vsg_exec *x, const vsg_col_view *src,
+                                            const int8_t *const *turn, int32_t n_src,
+                                            const int32_t *g_src, const int64_t *g_row,
+                                            int64_t n, vsg_columnar *out)
+{
     vsg_status st;
     vsg_scratch s = {{0}, 0};
     vsg_gather_ctx c;
@@ -40,6 +48,12 @@ vsg_status vsg_stage_columnar_gather(vsg_exec *x, const vsg_col_view *src, int32
     TRY(get(x, &s, (size_t)(n_src ? n_src : 1) * sizeof *views, &views));
     TRY(vsg_exec_upload(x, views, src, (size_t)n_src * sizeof *views));
     c.src = views;
+    if (turn) {
+        const int8_t **turns;
+        TRY(get(x, &s, (size_t)n_src * sizeof *turns, &turns));
+        TRY(vsg_exec_upload(x, (void *)turns, turn, (size_t)n_src * sizeof *turns));
+        c.turn = turns;
+    }
     c.n_src = n_src;
     c.g_src = g_src;
     c.g_row = g_row;

@@ -129,6 +129,15 @@ static void use_join(vsg_ref_ctx *c, const vsg_pairs *p, int side, int64_t *flag
  * meet them. Box tests are cheap next to a join's fixed cost (about 0.4
  * ms on the H200, docs/benchmarks.md), and real data casts few rays per
  * batch (a ring no node labelled). */
+/* Tests: pairs whose intersection is one of their rows whole are gathered
+ * (1, the default) or built from their pieces as any other (0). */
+static _Atomic int g_whole = 1;
+
+void vsg_stage_refine_set_whole(int on)
+{
+    atomic_store(&g_whole, on != 0);
+}
+
 #define VSG_REF_DIRECT_MAX ((int64_t)1 << 24)
 static _Atomic int64_t g_direct_max = VSG_REF_DIRECT_MAX;
 
@@ -457,17 +466,66 @@ done:
     return st;
 }
 
-/* The intersection's boundary, handed to the coverage union's second half. */
+/* The pairs whose intersection is one of their rows whole
+ * (elements/overlay/refine_steps.h): *n_whole of them, their pieces no
+ * longer kept. */
+static vsg_status find_whole(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, int64_t *n_whole)
+{
+    vsg_status st;
+    int64_t np = c->n_pc;
+    *n_whole = 0;
+    vsg_exec_stage_begin(x, "refine_whole");
+    TRY(get(x, s, (size_t)(c->n_pairs ? c->n_pairs : 1) * I64, &c->whole));
+    TRY(get(x, s, (size_t)(c->n_pairs + 1) * I64, &c->whole_off));
+    TRY(get(x, s, (size_t)(c->n_pairs ? c->n_pairs : 1) * sizeof(int32_t), &c->gsrc));
+    TRY(step(x, c, VSG_REF_WHOLE_PIECE, np));
+    TRY(step(x, c, VSG_REF_WHOLE_PAIR, c->n_pairs));
+    TRY(vsg_scan_total(x, c->whole, c->whole_off, c->n_pairs, n_whole));
+    if (*n_whole > 0)
+        TRY(step(x, c, VSG_REF_UNKEEP, np));
+done:
+    vsg_exec_stage_end(x, c->n_pairs, *n_whole);
+    return st;
+}
+
+/* out with each whole pair's geometry replaced by that row, its
+ * rings turned to have the interior on the left (columnar_gather). */
+static vsg_status gather_whole(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, vsg_columnar *out)
+{
+    vsg_status st;
+    vsg_columnar merged;
+    vsg_columnar_init(&merged);
+    TRY(get(x, s, (size_t)(c->n_pairs ? c->n_pairs : 1) * I64, &c->grow));
+    TRY(step(x, c, VSG_REF_WHOLE_SRC, c->n_pairs));
+    vsg_col_view src[3] = {vsg_columnar_view(out), c->side[0].v, c->side[1].v};
+    const int8_t *turn[3] = {NULL, c->side[0].dir, c->side[1].dir};
+    TRY(vsg_stage_columnar_gather_turned(x, src, turn, 3, c->gsrc, c->grow, c->n_pairs,
+                                         &merged));
+    vsg_columnar_free(out);
+    *out = merged;
+    vsg_columnar_init(&merged);
+done:
+    vsg_columnar_free(&merged);
+    return st;
+}
+
+/* The intersection's boundary, handed to the coverage union's second half;
+ * the pairs whose intersection is one of their rows whole take that row. */
 static vsg_status select_and_build(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s,
                                    vsg_columnar *out)
 {
     vsg_status st;
-    int64_t np = c->n_pc, n = 0;
+    int64_t np = c->n_pc, n = 0, n_whole = 0;
     vsg_cov_r *R = &c->R;
     vsg_exec_stage_begin(x, "refine_select");
     TRY(get(x, s, (size_t)np * I64, &c->keep));
     TRY(get(x, s, (size_t)(np + 1) * I64, &c->keep_off));
     TRY(step(x, c, VSG_REF_SELECT, np));
+    if (c->whole_ok) {
+        vsg_exec_stage_end(x, np, np);
+        TRY(find_whole(x, c, s, &n_whole));
+        vsg_exec_stage_begin(x, "refine_select");
+    }
     TRY(vsg_scan_total(x, c->keep, c->keep_off, np, &n));
     TRY(vsg_union_boundary_alloc(x, s, R, n));
     TRY(step(x, c, VSG_REF_R_FILL, np));
@@ -479,7 +537,10 @@ done:
      * construction: the union's noding check skips it */
     vsg_union_noded nd = {c->rounded, c->any_rounded};
     st = vsg_stage_union_boundary(x, R, c->n_pairs, &nd, out, c->ok, c->why);
+    if (st == VSG_OK && n_whole > 0)
+        st = gather_whole(x, c, s, out);
     c->out_flags = out->flags;
+    c->out_type = out->type;
     return st == VSG_OK ? step(x, c, VSG_REF_FINAL, c->n_pairs) : st;
 }
 
@@ -520,6 +581,12 @@ static vsg_status ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const v
     st = get(x, s, (size_t)(n_pairs ? n_pairs : 1), &c->rounded);
     if (st == VSG_OK)
         st = get(x, s, I64, &c->any_rounded);
+    if (st == VSG_OK)
+        st = get(x, s, (size_t)(n_pairs ? n_pairs : 1) * sizeof(uint32_t), &c->not_whole);
+    if (st == VSG_OK)
+        st = vsg_exec_memset(x, c->not_whole, 0,
+                             (size_t)(n_pairs ? n_pairs : 1) * sizeof(uint32_t));
+    c->whole_ok = a->z == NULL && b->z == NULL && atomic_load(&g_whole);
     if (st == VSG_OK)
         st = vsg_exec_memset(x, c->rounded, 0, (size_t)(n_pairs ? n_pairs : 1));
     if (st == VSG_OK)

@@ -127,9 +127,10 @@ typedef struct {
     char max_work_stage[64];
 } run_result;
 
-/* Rows the union's noding check took (its stage's rows in), summed over
- * every run since the last reset. */
-static int64_t g_noding_rows = 0;
+/* Rows the union's noding check took (its stage's rows in), and the pairs
+ * whose answer was one of their rows whole (gathered, not built), summed
+ * over every run since the last reset. */
+static int64_t g_noding_rows = 0, g_whole_pairs = 0;
 
 /* The largest item of every stage the backend timed since its last flush. */
 static int64_t max_work_of(vsg_exec *x, char *stage_out, size_t stage_len)
@@ -147,6 +148,8 @@ static int64_t max_work_of(vsg_exec *x, char *stage_out, size_t stage_len)
             continue;
         if (!strcmp(stage, "coverage_noding"))
             g_noding_rows += rin;
+        if (!strcmp(stage, "refine_whole"))
+            g_whole_pairs += rout;
         int64_t w = vsg_exec_max_work(x, stage);
         if (w > most) {
             most = w;
@@ -477,6 +480,18 @@ static const hand_case kCases[] = {
      MUST_SETTLE, 0},
     {"identical squares", "POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((0 0,1 0,1 1,0 1,0 0))",
      MUST_SETTLE, 1},
+    /* a's boundary inside b, and b's hole inside a: not a whole */
+    {"inside a shell around its hole", "POLYGON((2 2,8 2,8 8,2 8,2 2))",
+     "POLYGON((0 0,10 0,10 10,0 10,0 0),(4 4,6 4,6 6,4 6,4 4))", MUST_SETTLE, 1},
+    /* a inside b, sharing two edges and a vertex on b's edge: whole
+     * (gathered), then a cut one (built) */
+    {"inside, sharing edges", "POLYGON((0 0,2 0,2 2,0 2,0 0))",
+     "POLYGON((0 0,4 0,4 4,2 4,0 4,0 0))", MUST_SETTLE, 1},
+    {"inside, b's vertex on a's edge", "POLYGON((0 0,2 0,2 3,0 3,0 0))",
+     "POLYGON((0 0,4 0,4 4,0 4,0 2,0 0))", MUST_SETTLE, 1},
+    /* the same the other way round: b's row whole, with a hole turned */
+    {"b inside, sharing edges", "POLYGON((0 0,4 0,4 4,2 4,0 4,0 0))",
+     "POLYGON((0 0,0 3,3 3,3 0,0 0),(1 1,2 1,2 2,1 2,1 1))", MUST_SETTLE, 1},
     {"square in a corner of a bigger one", "POLYGON((0 0,4 0,4 4,0 4,0 0))",
      "POLYGON((0 0,2 0,2 2,0 2,0 0))", MUST_SETTLE, 1},
     {"square across a hole and the shell",
@@ -1377,6 +1392,16 @@ int main(void)
     RUN(holes_one_ulp_apart);
     RUN(work_is_bounded);
     RUN(device_matches_host);
+    /* pairs whose answer is one of their rows whole (a square inside
+     * another, sharing edges) were gathered, every answer GEOS's; and built
+     * from their pieces as any other pair, every answer GEOS's too */
+    printf("pairs gathered whole: %lld\n", (long long)g_whole_pairs);
+    CHECK(g_whole_pairs > 0);
+    vsg_stage_refine_set_whole(0);
+    RUN(hand_made_pairs);
+    RUN(batched_pairs);
+    RUN(random_grid_pairs);
+    vsg_stage_refine_set_whole(1);
     /* the rays and the items through their box joins, as batches with many
      * of them take them */
     vsg_stage_refine_set_direct_max(0);
