@@ -393,7 +393,9 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
                 vsg_ref_flag_end(c, ib, fb);
             if (fill && !fa && !fb)   /* inside both: a rounded crossing */
                 vsg_ref_mark_rounded(c, p);
-            if (fill && !fa)          /* a segment cut: its row is not whole */
+            /* a segment cut: its row is not gathered whole, whose answer
+             * would lack the node GEOS's (and the built one) has there */
+            if (fill && !fa)
                 vsg_ref_not_whole(c, p, 0);
             if (fill && !fb)
                 vsg_ref_not_whole(c, p, 1);
