@@ -288,6 +288,14 @@ static void handed_back(void)
         if (rr.ok[0] || !(rr.why[0] & cases[c].why))
             fprintf(stderr, "  case %zu: ok %d why %u\n", c, rr.ok[0], rr.why[0]);
         CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+        /* a group marked before its rings (all but the nested one, which
+         * only the nesting finds) gets none: the good group's square is
+         * the one ring built */
+        int64_t want = cases[c].why == VSG_COV_BAD_NESTING ? 3 : 1;
+        CHECK(rr.rings == want);
+        if (rr.rings != want)
+            fprintf(stderr, "  case %zu: %lld rings built, %lld wanted\n", c,
+                    (long long)rr.rings, (long long)want);
         run_free(&rr);
         members_free(&m);
     }

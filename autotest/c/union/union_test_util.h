@@ -17,6 +17,7 @@
 
 #include "stage_test_util.h"
 #include "columnar/columnar.h"
+#include "core/profile.h"
 #include "exec/exec.h"
 
 static GEOSContextHandle_t ctx;
@@ -77,6 +78,7 @@ typedef struct {
     GEOSGeometry **out;   /* per ok group */
     int64_t max_work;
     int64_t peak_bytes;   /* the backend's pool at its fullest */
+    int64_t rings;        /* the rings the coverage union built ("coverage_rings" out) */
 } run_result;
 
 typedef vsg_status (*union_stage)(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
@@ -125,6 +127,19 @@ static inline int run_union(union_stage fn, const char *const *names, const memb
     for (size_t s = 0; names[s]; s++) {
         int64_t w = vsg_exec_max_work(x, names[s]);
         rr->max_work = w > rr->max_work ? w : rr->max_work;
+    }
+    vsg_profile *prof = vsg_profile_create();
+    if (prof) {
+        vsg_exec_flush_profile(x, prof);
+        for (size_t i = 0; i < vsg_profile_count(prof); i++) {
+            const char *stage = NULL, *device = NULL;
+            double e;
+            int64_t rin, rout, h2d, d2h, peak;
+            if (vsg_profile_get(prof, i, &stage, &device, &e, &rin, &rout, &h2d, &d2h, &peak) &&
+                stage && !strcmp(stage, "coverage_rings"))
+                rr->rings += rout;
+        }
+        vsg_profile_destroy(prof);
     }
     vsg_gpu_stats stats;
     vsg_exec_get_stats(x, &stats);
