@@ -211,11 +211,9 @@ vsg_status vsg_method_index_build(vsg_engine *e, const vsg_wkb_array *method,
     if (e->opts.gpu.enabled)
         st = columnar_for_gpu(e, method, c.known_valid, idx);
     free(c.known_valid);
-    if (e->opts.gpu.enabled) {
-        if (st != VSG_OK) {
-            vsg_method_index_destroy(idx);
-            return st;
-        }
+    if (st != VSG_OK) {
+        vsg_method_index_destroy(idx);
+        return st;
     }
     *out = idx;
     return VSG_OK;

@@ -44,6 +44,7 @@ typedef struct {
     int64_t *ref_a, *ref_b; /* host, then device                         */
     int64_t *dref_a, *dref_b;
     uint8_t *ref_ok, *dref_ok;
+    uint8_t *ref_flags;     /* clip: the results' flags (host)           */
     uint32_t *ref_why, *dref_why;
     vsg_columnar ref_dev, ref_out;
     vsg_chunks_shared chunks;   /* classify's chunk tables and join, for the refine */
@@ -69,6 +70,7 @@ static void run_free(vsg_exec *x, filter_run *r)
     free(r->ref_b);
     free(r->ref_ok);
     free(r->ref_why);
+    free(r->ref_flags);
     free(r->covered);
     free(r->row_ok);
     free(r->row_why);
@@ -105,32 +107,25 @@ static int refine_takes(const filter_run *r, size_t q)
 }
 
 /* The row of one piece (one[i], a refine position; -1: none or several):
- * the settled pieces with a polygonal part, of rows with no pair handed
- * back. Their flags come down (the refine's results stay on x). */
-static vsg_status single_pieces(vsg_exec *x, const filter_run *r, int64_t n_rows,
-                                const uint8_t *bad, int64_t *one, int64_t *n_one)
+ * the settled pieces with a polygonal part (the results' flags came down
+ * with their verdicts), of rows with no pair handed back. Returns how many
+ * rows have one. */
+static int64_t single_pieces(const filter_run *r, int64_t n_rows, const uint8_t *bad,
+                             int64_t *one)
 {
-    int64_t m = r->n_ref;
-    uint8_t *flags = vsg_malloc((size_t)(m ? m : 1));
-    if (!flags)
-        return VSG_ERR_NOMEM;
-    vsg_status st = vsg_exec_download(x, flags, r->ref_dev.flags, (size_t)m);
-    if (st == VSG_OK)
-        st = vsg_exec_sync(x);
+    int64_t n_one = 0;
     for (int64_t i = 0; i < n_rows; i++)
         one[i] = -1;
-    for (int64_t t = 0; st == VSG_OK && t < m; t++) {
+    for (int64_t t = 0; t < r->n_ref; t++) {
         int64_t i = r->ref_a[t];
-        if (r->ref_ok[t] == 1 && !(flags[t] & VSG_GF_EMPTY) && !bad[i])
+        if (r->ref_ok[t] == 1 && !(r->ref_flags[t] & VSG_GF_EMPTY) && !bad[i])
             one[i] = one[i] == -1 ? t : -2;
     }
-    *n_one = 0;
     for (int64_t i = 0; i < n_rows; i++) {
         one[i] = one[i] < 0 ? -1 : one[i];
-        *n_one += one[i] >= 0;
+        n_one += one[i] >= 0;
     }
-    free(flags);
-    return st;
+    return n_one;
 }
 
 /* The union's output with each row of one piece replaced by its piece
@@ -193,7 +188,7 @@ static vsg_status clip_union(vsg_exec *x, filter_run *r, int64_t n_rows)
     for (int64_t t = 0; t < m; t++)
         if (!r->ref_ok[t])
             bad[r->ref_a[t]] = 1;
-    TRY(single_pieces(x, r, n_rows, bad, one, &n_one));
+    n_one = single_pieces(r, n_rows, bad, one);
     for (int64_t t = 0; t < m; t++) {
         int64_t i = r->ref_a[t];
         grp[t] = bad[i] || one[i] >= 0 ? -1 : i;
@@ -290,6 +285,11 @@ static vsg_status refine_on_backend(vsg_exec *x, const vsg_col_view *in, const v
         st = vsg_exec_download(x, r->ref_ok, r->dref_ok, m);
     if (st == VSG_OK)
         st = vsg_exec_download(x, r->ref_why, r->dref_why, m * sizeof *r->ref_why);
+    if (st == VSG_OK && r->clip) {   /* which results are empty: clip_union */
+        r->ref_flags = vsg_malloc(m);
+        st = r->ref_flags ? vsg_exec_download(x, r->ref_flags, r->ref_dev.flags, m)
+                          : VSG_ERR_NOMEM;
+    }
     vsg_exec_stage_end(x, (int64_t)m, r->ref_out.n_coords);
     if (st == VSG_OK)
         st = vsg_exec_sync(x);

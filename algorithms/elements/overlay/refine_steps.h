@@ -300,8 +300,6 @@ VSG_HD void vsg_ref_cp_inst(const vsg_ref_ctx *c, int64_t i)
     c->cp_ib0[i] = vsg_ref_find_inst(c, p, 1, c->rw.cp_kb[i]);
 }
 
-/* Instance i's end flag f, set once (most ends are flagged by several
- * segment pairs: read first, so that only the first few pay the atomic). */
 /* Pair p's pieces may cross where their boundary is built: a node was
  * rounded, or a row is not proven simple (pieces of one row that touch
  * it at a point cut nothing). Every writer stores the same values. */
@@ -323,6 +321,8 @@ VSG_HD void vsg_ref_not_whole(const vsg_ref_ctx *c, int64_t p, int side)
         VSG_OR_U32(c->not_whole + p, bit);
 }
 
+/* Instance i's end flag f, set once (most ends are flagged by several
+ * segment pairs: read first, so that only the first few pay the atomic). */
 VSG_HD void vsg_ref_flag_end(const vsg_ref_ctx *c, int64_t i, uint32_t f)
 {
     if (i >= 0 && (c->in_flags[i] & f) != f)
@@ -766,7 +766,6 @@ VSG_HD int64_t vsg_ref_ray_chunk(const vsg_ref_ctx *c, int64_t r, int64_t ch)
     return n;
 }
 
-/* The pair's other polygon of ray r: its first chunk, and its chunks. */
 /* Candidate t of the items without the join, side join_side: chunk *ch of
  * pair *p's row on that side, an item when its box meets the box of the
  * pair's row on the other side. The join's items, found from the pairs:
@@ -784,6 +783,7 @@ VSG_HD int vsg_ref_item_direct(const vsg_ref_ctx *c, int64_t t, int64_t *p, int6
            vsg_box_meets(sd->chunk_box + 4 * *ch, o->boxes + 4 * g);
 }
 
+/* The pair's other polygon of ray r: its first chunk, and its chunks. */
 VSG_HD int64_t vsg_ref_ray_chunks(const vsg_ref_ctx *c, int64_t r, int64_t *c0)
 {
     int64_t q = c->ray_piece[r], p = c->in_pair[c->pc_inst[q]];
@@ -1106,7 +1106,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         c->grow[i] = c->gsrc[i] == 1 ? c->pa[i] : (c->gsrc[i] == 2 ? c->pb[i] : i);
         return 1;
     case VSG_REF_FINAL:
-        if (c->whole && c->whole[i]) {   /* gathered from side 0: settled */
+        if (c->whole && c->whole[i]) {   /* one of its rows, gathered: settled */
             c->why[i] = 0;
             c->ok[i] = 1;
             c->out_flags[i] = 0;

@@ -207,8 +207,6 @@ VSG_HD void vsg_cov_head_start(int64_t i, const int64_t *head, const int64_t *of
         start[n_heads] = n;
 }
 
-/* The noding's ring order: the validity screen's next (vsg_cov_noding),
- * NULL for the union. */
 /* Whether segment i of R is of a group the union already marked (not the
  * validity screen, whose rows keep every check's bits): its rings are
  * never built, so the rings' steps leave it out. An overlapping group
@@ -233,6 +231,8 @@ VSG_HD int vsg_cov_noded(const vsg_cov_ctx *c, int64_t i)
     return c->rounded && !c->rounded[c->R.group[i]];
 }
 
+/* The noding's ring order: the validity screen's next (vsg_cov_noding),
+ * NULL for the union. */
 VSG_HD const int64_t *vsg_cov_strict_next(const vsg_cov_ctx *c)
 {
     return c->strict ? c->next : NULL;

@@ -49,6 +49,13 @@ static vsg_status step(vsg_exec *x, const vsg_ref_ctx *c, int s, int64_t n)
 #define I64 sizeof(int64_t)
 #define F64 sizeof(double)
 
+/* bytes of scratch from s, zeroed (flags the steps only set) */
+static vsg_status zeroed(vsg_exec *x, vsg_scratch *s, size_t bytes, void **out)
+{
+    vsg_status st = vsg_scratch_alloc(x, s, bytes, out);
+    return st == VSG_OK ? vsg_exec_memset(x, *out, 0, bytes) : st;
+}
+
 vsg_status vsg_ref_rows_alloc_pairs(vsg_exec *x, vsg_scratch *s, vsg_ref_rows *r, int64_t n)
 {
     vsg_status st;
@@ -123,12 +130,6 @@ static void use_join(vsg_ref_ctx *c, const vsg_pairs *p, int side, int64_t *flag
     c->joff = off;
 }
 
-/* Rays tested against every chunk of their pair's other polygon, and each
- * pair's chunks against the box of its other row, one item a chunk, when
- * these are at most this many; else a box join finds the chunks that
- * meet them. Box tests are cheap next to a join's fixed cost (about 0.4
- * ms on the H200, docs/benchmarks.md), and real data casts few rays per
- * batch (a ring no node labelled). */
 /* Tests: pairs whose intersection is one of their rows whole are gathered
  * (1, the default) or built from their pieces as any other (0). */
 static _Atomic int g_whole = 1;
@@ -138,6 +139,12 @@ void vsg_stage_refine_set_whole(int on)
     atomic_store(&g_whole, on != 0);
 }
 
+/* Rays tested against every chunk of their pair's other polygon, and each
+ * pair's chunks against the box of its other row, one item a chunk, when
+ * these are at most this many; else a box join finds the chunks that
+ * meet them. Box tests are cheap next to a join's fixed cost (about 0.4
+ * ms on the H200, docs/benchmarks.md), and real data casts few rays per
+ * batch (a ring no node labelled). */
 #define VSG_REF_DIRECT_MAX ((int64_t)1 << 24)
 static _Atomic int64_t g_direct_max = VSG_REF_DIRECT_MAX;
 
@@ -578,19 +585,15 @@ static vsg_status ref_begin(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s, const v
         return VSG_ERR_INVALID_ARG;   /* keys would not fit: the caller uses GEOS */
     vsg_status st;
     vsg_exec_stage_begin(x, "refine_sides");
-    st = get(x, s, (size_t)(n_pairs ? n_pairs : 1), &c->rounded);
-    if (st == VSG_OK)
-        st = get(x, s, I64, &c->any_rounded);
-    if (st == VSG_OK)
-        st = get(x, s, (size_t)(n_pairs ? n_pairs : 1) * sizeof(uint32_t), &c->not_whole);
-    if (st == VSG_OK)
-        st = vsg_exec_memset(x, c->not_whole, 0,
-                             (size_t)(n_pairs ? n_pairs : 1) * sizeof(uint32_t));
+    /* the pairs' flags, set by the steps: rounded (the noding check),
+     * not whole (the gather of whole rows) */
+    size_t np1 = (size_t)(n_pairs ? n_pairs : 1);
     c->whole_ok = a->z == NULL && b->z == NULL && atomic_load(&g_whole);
+    st = zeroed(x, s, np1, (void **)&c->rounded);
     if (st == VSG_OK)
-        st = vsg_exec_memset(x, c->rounded, 0, (size_t)(n_pairs ? n_pairs : 1));
+        st = zeroed(x, s, I64, (void **)&c->any_rounded);
     if (st == VSG_OK)
-        st = vsg_exec_memset(x, c->any_rounded, 0, I64);
+        st = zeroed(x, s, np1 * sizeof(uint32_t), (void **)&c->not_whole);
     if (st == VSG_OK)
         st = step(x, c, VSG_REF_PAIR_INIT, n_pairs);
     if (st == VSG_OK)
