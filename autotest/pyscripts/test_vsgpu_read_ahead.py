@@ -183,7 +183,8 @@ def test_profile_shows_the_wait(nc_gpkg, tmp_path, read_ahead):
 def test_features_built_ahead_on_several_threads(nc_gpkg, tmp_path, engine):
     """The helper builds the next batch's features on several threads
     (VSGPU_PREBUILD_THREADS forces four on any batch), each a run of them,
-    until the caller waits; the caller builds what they left. The features
+    to the end even when the caller waits (one run stops then, and the
+    caller builds what it left). The features
     are those of one thread, and every one is counted once, by one of the
     two stages."""
     import json
