@@ -22,6 +22,7 @@
 #define VSG_ADD_U32(p, v) atomicAdd((unsigned int *)(p), (unsigned int)(v))
 #define VSG_ADD_I64(p, v) \
     ((int64_t)atomicAdd((unsigned long long *)(p), (unsigned long long)(int64_t)(v)))
+#define VSG_ADD_F64(p, v) atomicAdd((double *)(p), (double)(v))
 #define VSG_MIN_U64(p, v) atomicMin((unsigned long long *)(p), (unsigned long long)(v))
 #define VSG_MAX_U64(p, v) atomicMax((unsigned long long *)(p), (unsigned long long)(v))
 #define VSG_CAS_U64(p, cmp, v) \
@@ -35,6 +36,7 @@
 #define VSG_XOR_U64(p, v) (*(p) ^= (uint64_t)(v))
 #define VSG_ADD_U32(p, v) (*(p) += (uint32_t)(v))
 #define VSG_ADD_I64(p, v) (*(p) += (int64_t)(v))
+#define VSG_ADD_F64(p, v) (*(p) += (double)(v))
 #define VSG_MIN_U64(p, v) (*(p) = (uint64_t)(v) < *(p) ? (uint64_t)(v) : *(p))
 #define VSG_MAX_U64(p, v) (*(p) = (uint64_t)(v) > *(p) ? (uint64_t)(v) : *(p))
 #define VSG_CAS_U64(p, cmp, v) vsg_cas_u64_host((p), (cmp), (v))

@@ -135,6 +135,11 @@ vsg_status vsg_stage_coverage_union(vsg_exec *x, const vsg_col_view *in, const i
                                     int64_t n_groups, vsg_columnar *out, uint8_t *group_ok,
                                     uint32_t *why);
 
+/* Tests: 0 lets every group through the coverage union's checks, those
+ * whose members' areas exceed their box too; 1 (the default) marks those
+ * VSG_COV_BAD_OVERLAP before the table. */
+void vsg_stage_coverage_set_area_test(int on);
+
 /* ---- valid_screen --------------------------------------------------------------
  * A screen for GEOS's IsValid: why[g] = 0 only where geometry g is a
  * (Multi)Polygon that IsValid accepts (proved exactly: its rings simple,

@@ -31,6 +31,9 @@ typedef struct {
     uint8_t *ring_shell;
     uint64_t *ring_min;            /* 3 per ring                                */
     int8_t *dir;
+    /* the members' areas and the box of each group (coverage.h, step 1b) */
+    double *g_area;
+    uint64_t *g_box;               /* 4 ordered images per group             */
     vsg_cov_table table;           /* the segment keys (coverage.h, step 2)    */
     int64_t *slot_of, *keep, *keep_off;
     /* the boundary R */
@@ -140,6 +143,9 @@ enum {
     VSG_COV_LINK_RING,    /* R.n (the screen's link) */
     VSG_COV_SEG_KEEP,     /* n_coords (the screen's R: every segment) */
     VSG_COV_RING_ORDER,   /* R.n (the screen's rings) */
+    VSG_COV_AREA_INIT,    /* n_groups  */
+    VSG_COV_AREA_SUM,     /* blocks    */
+    VSG_COV_AREA_TEST,    /* n_groups  */
     VSG_COV_N_STEPS
 };
 
@@ -262,9 +268,10 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
                          c->ring_min, c->dir, c->bad);
         return VSG_COV_MAX_REPEAT;
     case VSG_COV_TABLE_INSERT:
-        return vsg_cov_table_insert(
-            &c->table, vsg_cov_seg_key_at(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, i),
-            i, c->slot_of);
+        return vsg_cov_table_insert(&c->table,
+                                    vsg_cov_seg_key_at(v, c->group_of, c->coord_ring, c->ring_geom,
+                                                       c->dir, c->bad, i),
+                                    i, c->slot_of);
     case VSG_COV_SEG_KEEP: {
         /* the screen keeps every segment: two equal ones meet along
          * each other, which its noding fails (vsg_cov_noding) */
@@ -278,6 +285,15 @@ VSG_HD int64_t vsg_cov_item(const vsg_cov_ctx *c, int s, int64_t i)
         vsg_cov_cancel(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, &c->table,
                        c->slot_of, i, c->strict, c->keep, c->bad);
         return 2;
+    case VSG_COV_AREA_INIT:
+        vsg_cov_area_init(i, c->g_area, c->g_box);
+        return 1;
+    case VSG_COV_AREA_SUM:
+        return vsg_cov_area_block(v, c->group_of, c->n_groups, c->coord_ring, c->ring_geom, c->dir,
+                                  i, c->g_area, c->g_box);
+    case VSG_COV_AREA_TEST:
+        vsg_cov_area_test(i, c->g_area, c->g_box, c->bad);
+        return 1;
     case VSG_COV_R_FILL:
         vsg_cov_r_fill(v, c->group_of, c->coord_ring, c->ring_geom, c->dir, c->keep,
                        c->keep_off, i, R);

@@ -5,8 +5,10 @@
  * are in elements/union/coverage.h; this file sizes the arrays and runs
  * the steps in order:
  *
- *   coverage_segments  rings oriented exactly (interior on the left), one
- *                      key per segment, hashed; opposite equal segments
+ *   coverage_segments  rings oriented exactly (interior on the left);
+ *                      groups whose members' areas exceed their box
+ *                      marked (they overlap); one key per segment of the
+ *                      other groups, hashed; opposite equal segments
  *                      cancel; the rest (R) compacted in input order
  *   coverage_link      each segment of R linked to the next of its ring at
  *                      its end node (degree, sectors and the permutation
@@ -40,6 +42,7 @@
 #include "stages/stages.h"
 #include "stages/step.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "stages/union/boundary.h"
@@ -142,6 +145,29 @@ done:
     return st;
 }
 
+/* Whether the union marks the groups whose members' areas exceed their
+ * box before the table (vsg_stage_coverage_set_area_test). */
+static _Atomic int g_area_test = 1;
+
+void vsg_stage_coverage_set_area_test(int on)
+{
+    atomic_store(&g_area_test, on != 0);
+}
+
+/* Groups whose members certainly overlap, marked (coverage.h, step 1b). */
+static vsg_status overlapping(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t G = c->n_groups;
+    TRY(get(x, s, (size_t)G * F64, &c->g_area));
+    TRY(get(x, s, (size_t)G * 4 * sizeof(uint64_t), &c->g_box));
+    TRY(step(x, c, VSG_COV_AREA_INIT, G));
+    TRY(step(x, c, VSG_COV_AREA_SUM, blocks(c->v.n_coords)));
+    TRY(step(x, c, VSG_COV_AREA_TEST, G));
+done:
+    return st;
+}
+
 static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
@@ -164,6 +190,8 @@ static vsg_status segments(vsg_exec *x, vsg_cov_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_COV_MIN_X, nc));
     TRY(step(x, c, VSG_COV_MIN_I, nc));
     TRY(step(x, c, VSG_COV_RING_DIR, nr));
+    if (!c->strict && atomic_load(&g_area_test))
+        TRY(overlapping(x, c, s));
 
     TRY(get(x, s, (size_t)nc * I64, &c->keep));
     TRY(get(x, s, (size_t)(nc + 1) * I64, &c->keep_off));

@@ -5,7 +5,9 @@
  *   - hand-made coverages: a grid into one square, a gap into a hole,
  *     squares touching at corners into separate polygons;
  *   - what must be handed back: overlaps, a T-junction, a member inside
- *     another, a shared edge in the same direction;
+ *     another, a shared edge in the same direction; each by the check that
+ *     finds it, and, where the members' areas exceed their box, by the
+ *     area test before the table, with no segment kept;
  *   - seeded random coverages (jittered grids, random group labels, random
  *     gaps): every group the stage accepts equals GEOS's union of its
  *     members (symmetric difference <= 1e-9 of the area) and is valid;
@@ -254,51 +256,70 @@ static void corners_touching(void)
     members_free(&m);
 }
 
-/* Each statement is one group that must be handed back, with its reason. */
+/* Each statement is one group that must be handed back, with its reason:
+ * first by the check that finds it (the area test off), then as the stage
+ * runs (on), where members whose areas exceed their box (the nested
+ * square, the same square twice, the half inside the whole) are marked
+ * VSG_COV_BAD_OVERLAP before the table and keep no segment, and the
+ * others (their areas fit their box) still go to the check. */
 static void handed_back(void)
 {
     static const struct {
         const char *a, *b;
         uint32_t why;
+        int area;   /* the areas exceed the box */
     } cases[] = {
         /* overlapping squares: their boundaries cross */
-        {"POLYGON((0 0,2 0,2 2,0 2,0 0))", "POLYGON((1 1,3 1,3 3,1 3,1 1))", VSG_COV_BAD_NODING},
+        {"POLYGON((0 0,2 0,2 2,0 2,0 0))", "POLYGON((1 1,3 1,3 3,1 3,1 1))", VSG_COV_BAD_NODING,
+         0},
         /* a T-junction: a vertex on the other's edge, a node of three
          * segments the link cannot settle (the noding, which skips a
          * group already marked, would find it too) */
         {"POLYGON((0 -1,2 -1,2 0,0 0,0 -1))", "POLYGON((0 0,1 0,1 1,0 1,0 0))",
-         VSG_COV_BAD_NODE},
+         VSG_COV_BAD_NODE, 0},
         /* a member inside another, touching nothing */
         {"POLYGON((0 0,10 0,10 10,0 10,0 0))", "POLYGON((4 4,6 4,6 6,4 6,4 4))",
-         VSG_COV_BAD_NESTING},
+         VSG_COV_BAD_NESTING, 1},
         /* the same square twice: its edges meet in the same direction */
-        {"POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((0 0,1 0,1 1,0 1,0 0))", VSG_COV_BAD_MATCH},
+        {"POLYGON((0 0,1 0,1 1,0 1,0 0))", "POLYGON((0 0,1 0,1 1,0 1,0 0))", VSG_COV_BAD_MATCH,
+         1},
         /* a member inside another, sharing an edge in the same direction */
-        {"POLYGON((0 0,4 0,4 4,0 4,0 0))", "POLYGON((0 0,4 0,4 2,0 2,0 0))", VSG_COV_BAD_MATCH},
+        {"POLYGON((0 0,4 0,4 4,0 4,0 0))", "POLYGON((0 0,4 0,4 2,0 2,0 0))", VSG_COV_BAD_MATCH,
+         1},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        members m = {0};
-        add_wkt(&m, cases[c].a, 0);
-        add_wkt(&m, cases[c].b, 0);
-        add_square(&m, 100, 100, 1, 1);   /* a good group beside it */
-        run_result rr;
-        REQUIRE(run_stage(&m, 2, &rr));
-        CHECK(rr.ok[0] == 0);
-        CHECK((rr.why[0] & cases[c].why) != 0);
-        if (rr.ok[0] || !(rr.why[0] & cases[c].why))
-            fprintf(stderr, "  case %zu: ok %d why %u\n", c, rr.ok[0], rr.why[0]);
-        CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
-        /* a group marked before its rings (all but the nested one, which
-         * only the nesting finds) gets none: the good group's square is
-         * the one ring built */
-        int64_t want = cases[c].why == VSG_COV_BAD_NESTING ? 3 : 1;
-        CHECK(rr.rings == want);
-        if (rr.rings != want)
-            fprintf(stderr, "  case %zu: %lld rings built, %lld wanted\n", c,
-                    (long long)rr.rings, (long long)want);
-        run_free(&rr);
-        members_free(&m);
+    for (int area = 0; area < 2; area++) {
+        vsg_stage_coverage_set_area_test(area);
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            members m = {0};
+            add_wkt(&m, cases[c].a, 0);
+            add_wkt(&m, cases[c].b, 0);
+            add_square(&m, 100, 100, 1, 1);   /* a good group beside it */
+            run_result rr;
+            REQUIRE(run_stage(&m, 2, &rr));
+            int marked = area && cases[c].area;
+            uint32_t want_why = marked ? VSG_COV_BAD_OVERLAP : cases[c].why;
+            CHECK(rr.ok[0] == 0);
+            CHECK(marked ? rr.why[0] == VSG_COV_BAD_OVERLAP : (rr.why[0] & want_why) != 0);
+            if (rr.ok[0] || !(rr.why[0] & want_why))
+                fprintf(stderr, "  case %zu, area test %d: ok %d why %u\n", c, area, rr.ok[0],
+                        rr.why[0]);
+            CHECK(rr.ok[1] == 1 && agrees(&m, &rr, 1));
+            /* a group marked before its rings (all but the nested one, which
+             * only the nesting finds) gets none: the good group's square is
+             * the one ring built; one marked before the table keeps no
+             * segment (the good square's four are R) */
+            int64_t want = cases[c].why == VSG_COV_BAD_NESTING && !marked ? 3 : 1;
+            CHECK(rr.rings == want);
+            if (rr.rings != want)
+                fprintf(stderr, "  case %zu, area test %d: %lld rings built, %lld wanted\n", c,
+                        area, (long long)rr.rings, (long long)want);
+            if (marked)
+                CHECK(rr.r_segments == 4);
+            run_free(&rr);
+            members_free(&m);
+        }
     }
+    vsg_stage_coverage_set_area_test(1);
 }
 
 /* Three members on one edge (a triangle inside the right square, on
@@ -313,6 +334,9 @@ static void three_on_one_edge(void)
         "POLYGON((1 0,2 0,2 1,1 1,1 0))",
         "POLYGON((1 0,1.5 0.5,1 1,1 0))",
     };
+    /* the areas (2.25) exceed the box (2): the table sees it with the area
+     * test off */
+    vsg_stage_coverage_set_area_test(0);
     for (int order = 0; order < 2; order++) {
         members m = {0};
         for (int i = 0; i < 3; i++)
@@ -327,6 +351,7 @@ static void three_on_one_edge(void)
         run_free(&rr);
         members_free(&m);
     }
+    vsg_stage_coverage_set_area_test(1);
 }
 
 /* Nulls, empties and non-polygons: an empty group is handed back, a

@@ -79,6 +79,7 @@ typedef struct {
     int64_t max_work;
     int64_t peak_bytes;   /* the backend's pool at its fullest */
     int64_t rings;        /* the rings the coverage union built ("coverage_rings" out) */
+    int64_t r_segments;   /* the segments it kept, R ("coverage_segments" out) */
 } run_result;
 
 typedef vsg_status (*union_stage)(vsg_exec *x, const vsg_col_view *in, const int64_t *group_of,
@@ -135,9 +136,13 @@ static inline int run_union(union_stage fn, const char *const *names, const memb
             const char *stage = NULL, *device = NULL;
             double e;
             int64_t rin, rout, h2d, d2h, peak;
-            if (vsg_profile_get(prof, i, &stage, &device, &e, &rin, &rout, &h2d, &d2h, &peak) &&
-                stage && !strcmp(stage, "coverage_rings"))
+            if (!vsg_profile_get(prof, i, &stage, &device, &e, &rin, &rout, &h2d, &d2h, &peak) ||
+                !stage)
+                continue;
+            if (!strcmp(stage, "coverage_rings"))
                 rr->rings += rout;
+            else if (!strcmp(stage, "coverage_segments"))
+                rr->r_segments += rout;
         }
         vsg_profile_destroy(prof);
     }
