@@ -377,15 +377,18 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
                                     static_cast<size_t>(std::max(1, CPLGetNumCPUs() - 2)),
                                     n / kPrebuildMinRows});
     if (const char *forced = CPLGetConfigOption("VSGPU_PREBUILD_THREADS", nullptr))
-        runs = static_cast<size_t>(std::max(1, std::min(64, atoi(forced))));
+    {
+        /* 0: none built ahead, the caller builds every feature as it hands
+         * it out (to measure what building ahead gains the writer) */
+        if (atoi(forced) <= 0)
+        {
+            b->build_rows = 0;
+            b->build_s = 0;
+            return;
+        }
+        runs = static_cast<size_t>(std::min(64, atoi(forced)));
+    }
     runs = std::max<size_t>(runs, 1);
-    /* A caller waiting for the batch is the writer, whose thread sets the
-     * statement's pace (docs/benchmarks.md, "The writer's runs"): what it
-     * builds itself, a feature at a time, lengthens the wall, where runs
-     * on idle workers finish the batch in a fraction of that. So several
-     * runs finish the batch whatever the caller does; one run, no faster
-     * than the caller, stops once it waits and leaves it the rest. */
-    const bool finish = runs > 1;
     std::atomic<int64_t> built_rows{0};
     const auto build = [&](size_t run)
     {
@@ -393,9 +396,7 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
         CPLPushErrorHandler(CPLQuietErrorHandler);
         int64_t k = 0;
         for (size_t i = n * run / runs;
-             i < n * (run + 1) / runs && !m_helper.Cancelled() &&
-             (finish || !m_helper.CallerWaiting());
-             ++i)
+             i < n * (run + 1) / runs && !m_helper.Cancelled() && !m_helper.CallerWaiting(); ++i)
         {
             int64_t in = -1, me = -1;
             if (!RowSources(b->in, b->result, i, false, &in, &me))

@@ -179,25 +179,28 @@ def test_profile_shows_the_wait(nc_gpkg, tmp_path, read_ahead):
     assert stages["ogr_read_input"]["rows_in"] == 100
 
 
+@pytest.mark.parametrize("threads", ["4", "0"])
 @pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_features_built_ahead_on_several_threads(nc_gpkg, tmp_path, engine):
+def test_features_built_ahead_on_several_threads(nc_gpkg, tmp_path, engine, threads):
     """The helper builds the next batch's features on several threads
     (VSGPU_PREBUILD_THREADS forces four on any batch), each a run of them,
-    to the end even when the caller waits (one run stops then, and the
-    caller builds what it left). The features
-    are those of one thread, and every one is counted once, by one of the
-    two stages."""
+    until the caller waits; the caller builds what they left. With 0 the
+    caller builds them all. The features are those of one thread, and
+    every one is counted once, by one of the two stages."""
     import json
     sql = STATEMENTS["intersection"]
     base = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 20, False))
     trace = tmp_path / "t.json"
-    res = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 20, True, VSGPU_PREBUILD_THREADS="4",
+    res = vu.run_vsgpu(nc_gpkg, sql, config=_config(engine, 20, True,
+                                                    VSGPU_PREBUILD_THREADS=threads,
                                                     VSGPU_PROFILE=str(trace)))
     assert _fingerprint(res) == _fingerprint(base)
     stages = json.loads(trace.read_text())["stages"]
     rows = sum(s["rows_out"] for s in stages
                if s["stage"] in ("build_features", "prebuild_features"))
     assert rows == len(res["features"]), stages
+    if threads == "0":
+        assert not any(s["stage"] == "prebuild_features" for s in stages), stages
 
 
 @pytest.mark.parametrize("read_ahead", [False, True])

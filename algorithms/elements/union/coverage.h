@@ -343,15 +343,34 @@ VSG_HD int64_t vsg_cov_area_block(const vsg_col_view *v, const int64_t *group_of
 {
     int64_t k0 = b * VSG_COV_BLOCK;
     int64_t k1 = k0 + VSG_COV_BLOCK < v->n_coords ? k0 + VSG_COV_BLOCK : v->n_coords;
-    int64_t cur = -1;
-    double a = 0.0, box[4];
+    int64_t cur = -1, r_at = -2, g = -1, end = 0;
+    double a = 0.0, box[4], x0 = 0.0, y0 = 0.0, d = 0.0;
     vsg_box_set_inverted(box);
+    /* a ring's values are read once per run of its coordinates, and each
+     * coordinate once (a segment's end is the next one's start) */
+    double ax = 0.0, ay = 0.0, kx = v->n_coords > k0 ? v->x[k0] : 0.0;
+    double ky = v->n_coords > k0 ? v->y[k0] : 0.0;
     for (int64_t k = k0; k < k1; k++) {
+        double nx = k + 1 < v->n_coords ? v->x[k + 1] : 0.0;
+        double ny = k + 1 < v->n_coords ? v->y[k + 1] : 0.0;
+        ax = kx;
+        ay = ky;
+        kx = nx;
+        ky = ny;
         int64_t r = coord_ring[k];
-        if (r < 0 || dir[r] == 0 || k + 1 >= v->ring_coord[r + 1])
-            continue;
-        int64_t g = group_of[ring_geom[r]];
-        if (g < 0 || g >= n_groups)
+        if (r != r_at) {
+            r_at = r;
+            g = -1;
+            if (r >= 0 && dir[r] != 0) {
+                int64_t f = v->ring_coord[r];
+                end = v->ring_coord[r + 1];
+                g = group_of[ring_geom[r]];
+                d = 0.5 * (double)dir[r];
+                x0 = v->x[f];
+                y0 = v->y[f];
+            }
+        }
+        if (g < 0 || g >= n_groups || k + 1 >= end)
             continue;
         if (g != cur) {
             if (cur >= 0)
@@ -360,14 +379,11 @@ VSG_HD int64_t vsg_cov_area_block(const vsg_col_view *v, const int64_t *group_of
             a = 0.0;
             vsg_box_set_inverted(box);
         }
-        int64_t f = v->ring_coord[r];
-        double ax = v->x[k] - v->x[f], ay = v->y[k] - v->y[f];
-        double bx = v->x[k + 1] - v->x[f], by = v->y[k + 1] - v->y[f];
-        a += 0.5 * (double)dir[r] * (ax * by - bx * ay);
-        box[0] = fmin(box[0], v->x[k]);
-        box[1] = fmin(box[1], v->y[k]);
-        box[2] = fmax(box[2], v->x[k]);
-        box[3] = fmax(box[3], v->y[k]);
+        a += d * ((ax - x0) * (ny - y0) - (nx - x0) * (ay - y0));
+        box[0] = fmin(box[0], ax);
+        box[1] = fmin(box[1], ay);
+        box[2] = fmax(box[2], ax);
+        box[3] = fmax(box[3], ay);
     }
     if (cur >= 0)
         vsg_cov_area_flush(cur, a, box, g_area, g_box);
