@@ -97,6 +97,7 @@ typedef struct {
     int64_t *nd_m;                 /* sorted: the end's member             */
     int64_t *end_mo;               /* 2 n_pc: the end's member * 2 + 1 where it
                                       leaves the node; -1: no member      */
+    double *nd_vx, *nd_vy;         /* sorted: the node                     */
     double *nd_dx, *nd_dy;         /* sorted: its piece's other end        */
     int8_t *nd_out;                /* sorted: it leaves the node           */
     int8_t *end_in;                /* members there whose interior holds it */
@@ -440,9 +441,9 @@ VSG_HD int vsg_arr_node_run(const vsg_arr_ctx *c, int64_t t, int64_t *lo, int64_
 }
 
 /* Sorted node entry t: what its label and its run's other entries read
- * of it, side by side (member, the direction it leaves by, whether it
- * leaves), and its place; a key it shares with the entry before it but
- * not the point is a collision (the run's points are then all checked). */
+ * of it, side by side (member, the node, the direction it leaves by,
+ * whether it leaves), and its place. The one gather of the end's piece
+ * by its index: the entries' later reads are of these sorted arrays. */
 VSG_HD void vsg_arr_node_info(const vsg_arr_ctx *c, int64_t t)
 {
     int64_t e = c->nd_idx[t], m, grp;
@@ -451,29 +452,29 @@ VSG_HD void vsg_arr_node_info(const vsg_arr_ctx *c, int64_t t)
     vsg_arr_end(c, e, &vx, &vy, &dx, &dy, &out, &m, &grp);
     c->end_pos[e] = t;
     c->nd_m[t] = m;
+    c->nd_vx[t] = vx;
+    c->nd_vy[t] = vy;
     c->nd_dx[t] = dx;
     c->nd_dy[t] = dy;
     c->nd_out[t] = (int8_t)out;
-    if (t > 0 && c->nd_key[t - 1] == c->nd_key[t]) {
-        int64_t m2, g2;
-        double wx, wy, ox, oy;
-        int o2;
-        vsg_arr_end(c, c->nd_idx[t - 1], &wx, &wy, &ox, &oy, &o2, &m2, &g2);
-        if (g2 != grp || !vsg_cov_same(wx, wy, vx, vy))
-            vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
-    }
 }
 
 /* Sorted node entry t: its end read against every other member at the
- * node (the run's entries as NODE_INFO left them). Returns its work. */
+ * node (the run's entries as NODE_INFO left them). A key it shares with
+ * the entry before it but not the point or the group is a collision (the
+ * run's points are then all checked). Returns its work. */
 VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
 {
     int64_t lo, hi, e = c->nd_idx[t], m = c->nd_m[t];
-    int64_t q = e / 2, z = e % 2;
-    double vx = z ? c->pc_x1[q] : c->pc_x0[q], vy = z ? c->pc_y1[q] : c->pc_y0[q];
+    double vx = c->nd_vx[t], vy = c->nd_vy[t];
     double dx = c->nd_dx[t], dy = c->nd_dy[t];
     int out = c->nd_out[t];
     int64_t grp = m >= 0 ? c->group_of[m] : -1;
+    if (t > 0 && c->nd_key[t - 1] == c->nd_key[t]) {
+        int64_t m2 = c->nd_m[t - 1], g2 = m2 >= 0 ? c->group_of[m2] : -1;
+        if (g2 != grp || !vsg_cov_same(c->nd_vx[t - 1], c->nd_vy[t - 1], vx, vy))
+            vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
+    }
     if (!vsg_arr_node_run(c, t, &lo, &hi)) {
         vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
         return VSG_REF_MAX_DEGREE;

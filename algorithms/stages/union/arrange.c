@@ -182,6 +182,8 @@ static vsg_status labels(vsg_exec *x, vsg_arr_ctx *c, vsg_scratch *s)
     TRY(step(x, c, VSG_ARR_NODE_PACK, 2 * np));
     TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, c->n_nd, 64));
     TRY(get(x, s, (size_t)c->n_nd * I64, &c->nd_m));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_vx));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_vy));
     TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_dx));
     TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_dy));
     TRY(get(x, s, (size_t)c->n_nd, &c->nd_out));
