@@ -380,10 +380,12 @@ VSG_HD int64_t vsg_cov_area_block(const vsg_col_view *v, const int64_t *group_of
             vsg_box_set_inverted(box);
         }
         a += d * ((ax - x0) * (ny - y0) - (nx - x0) * (ay - y0));
-        box[0] = fmin(box[0], ax);
-        box[1] = fmin(box[1], ay);
-        box[2] = fmax(box[2], ax);
-        box[3] = fmax(box[3], ay);
+        /* comparisons, not fmin/fmax (calls on the host): a non-finite
+         * coordinate has marked its member's group already */
+        box[0] = ax < box[0] ? ax : box[0];
+        box[1] = ay < box[1] ? ay : box[1];
+        box[2] = ax > box[2] ? ax : box[2];
+        box[3] = ay > box[3] ? ay : box[3];
     }
     if (cur >= 0)
         vsg_cov_area_flush(cur, a, box, g_area, g_box);
