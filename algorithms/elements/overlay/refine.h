@@ -59,6 +59,7 @@
 #ifndef VSG_ELEMENTS_OVERLAY_REFINE_H
 #define VSG_ELEMENTS_OVERLAY_REFINE_H
 
+#include "elements/bits.h"
 #include "elements/filter/classify.h"   /* vsg_pair_find */
 #include "elements/union/coverage.h"
 
@@ -360,6 +361,30 @@ VSG_HD int vsg_ref_seg_shared(double p0x, double p0y, double p1x, double p1y, do
         return 0;
     return (p0x == q0x && p0y == q0y && p1x == q1x && p1y == q1y) ||
            (p0x == q1x && p0y == q1y && p1x == q0x && p1y == q0y);
+}
+
+/* The columns of row (segments kb + u of the other chunk, u a set bit)
+ * whose boxes meet segment p's: the only ones with a node on it
+ * (vsg_ref_seg_nodes rejects the rest by the same comparisons, and an
+ * equal segment's box is p's). A row's lanes on the device are rows of
+ * one chunk pair, which loop together over their columns, and each
+ * iteration ran the exact tests whenever one lane's column was near: on
+ * the overlapping counties three in four columns are not. Looping over
+ * the near ones alone leaves each lane its own few. */
+VSG_HD uint32_t vsg_ref_row_near(const double *x, const double *y, int64_t kb, uint32_t row,
+                                 double p0x, double p0y, double p1x, double p1y)
+{
+    double xl = p0x < p1x ? p0x : p1x, xh = p0x < p1x ? p1x : p0x;
+    double yl = p0y < p1y ? p0y : p1y, yh = p0y < p1y ? p1y : p0y;
+    uint32_t near = 0;
+    for (uint32_t r = row; r; r &= r - 1) {
+        int u = vsg_low_bit_u32(r);
+        double ax = x[kb + u], bx = x[kb + u + 1], ay = y[kb + u], by = y[kb + u + 1];
+        int off = (ax < xl && bx < xl) || (ax > xh && bx > xh) || (ay < yl && by < yl) ||
+                  (ay > yh && by > yh);
+        near |= (uint32_t)!off << u;
+    }
+    return near;
 }
 
 /* The nodes of segment pair (s of side 0, t of side 1): up to 8 points, each

@@ -345,8 +345,11 @@ VSG_HD int64_t vsg_ref_row_events(const vsg_ref_ctx *c, int64_t t, int fill)
     const vsg_ref_side *A = &c->side[0], *B = &c->side[1];
     int s = c->rw.rw_s[t];
     int64_t k = c->rw.cp_ka[i] + s, kb = c->rw.cp_kb[i];
-    uint32_t row = fill ? c->rw.rw_hits[t] : c->rw.cp_cols[i], hits = 0;
     double p0x = A->v.x[k], p0y = A->v.y[k], p1x = A->v.x[k + 1], p1y = A->v.y[k + 1];
+    uint32_t row = fill ? c->rw.rw_hits[t]
+                        : vsg_ref_row_near(B->v.x, B->v.y, kb, c->rw.cp_cols[i], p0x, p0y, p1x,
+                                           p1y),
+             hits = 0;
     int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0, ia = -1;
     int64_t ib0 = fill ? c->cp_ib0[i] : -1;
     if (fill) {

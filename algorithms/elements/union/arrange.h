@@ -234,8 +234,11 @@ VSG_HD int64_t vsg_arr_row_events(const vsg_arr_ctx *c, int64_t t, int fill)
     const vsg_ref_side *sd = &c->sd;
     int64_t i = c->rw.rw_cp[t];
     int64_t k = c->rw.cp_ka[i] + c->rw.rw_s[t], kb = c->rw.cp_kb[i];
-    uint32_t row = fill ? c->rw.rw_hits[t] : c->rw.cp_cols[i], hits = 0;
     double p0x = sd->v.x[k], p0y = sd->v.y[k], p1x = sd->v.x[k + 1], p1y = sd->v.y[k + 1];
+    uint32_t row = fill ? c->rw.rw_hits[t]
+                        : vsg_ref_row_near(sd->v.x, sd->v.y, kb, c->rw.cp_cols[i], p0x, p0y, p1x,
+                                           p1y),
+             hits = 0;
     int64_t n = 0, o = fill ? c->rw.ev_off[t] : 0, looked = 0;
     for (; row; row &= row - 1) {
         int u = vsg_low_bit_u32(row);
