@@ -42,6 +42,7 @@
 #define VSG_ELEMENTS_UNION_COVERAGE_H
 
 #include "elements/atomics.h"
+#include "elements/bits.h"
 #include "elements/box.h"
 #include "elements/col_view.h"
 #include "elements/filter/bounds.h"
@@ -839,6 +840,8 @@ VSG_HD int vsg_cov_marked(const vsg_cov_r *R, int64_t i, const uint32_t *bad)
  * i + 1) by NODING_NEXT, the others of one chunk by NODING_SELF, those
  * of two chunks by NODING_CHUNKS. */
 #define VSG_COV_CHUNK 16
+/* vsg_cov_noding_run keeps a chunk's pairs as bits of one word */
+typedef char vsg_cov_chunk_fits_a_word[VSG_COV_CHUNK <= 32 ? 1 : -1];
 
 /* Whether segment i of R starts a chunk. */
 VSG_HD int64_t vsg_cov_chunk_head(const vsg_cov_r *R, int64_t i)
@@ -870,19 +873,23 @@ VSG_HD int64_t vsg_cov_chunk_box(const vsg_cov_r *R, const int64_t *start, int64
     return start[k + 1] - start[k];
 }
 
-/* Segment i (box a) against segments [j0, j1) of its group, (i, i + 1)
- * aside. */
+/* Segment i (box a) against segments [j0, j1) of its group (at most a
+ * chunk), (i, i + 1) aside. The boxes are tested first, and the pairs
+ * whose boxes meet then in order: a warp's lanes take their first such
+ * pair together, then their second, where a loop over every j ran the
+ * tests of the lanes that met for each j (the same tests, in the same
+ * order, marking alike). */
 VSG_HD void vsg_cov_noding_run(const vsg_cov_r *R, int64_t i, const double *a, int64_t j0,
                                int64_t j1, const int64_t *next, uint32_t *bad)
 {
     double b[4];
-    for (int64_t j = j0; j < j1 && !vsg_cov_marked(R, i, bad); j++) {
-        if (j == i + 1)
-            continue;
+    uint32_t meet = 0;
+    for (int64_t j = j0; j < j1; j++) {
         vsg_cov_seg_box(R, j, b);
-        if (vsg_box_meets(a, b))
-            vsg_cov_noding(R, i, j, next, bad);
+        meet |= (uint32_t)(j != i + 1 && vsg_box_meets(a, b)) << (j - j0);
     }
+    for (; meet && !vsg_cov_marked(R, i, bad); meet &= meet - 1)
+        vsg_cov_noding(R, i, j0 + vsg_low_bit_u32(meet), next, bad);
 }
 
 /* Item i of NODING_NEXT: segments i and i + 1. Most are two consecutive
