@@ -380,13 +380,14 @@ void OGRVSGPUOverlayLayer::PrebuildFeatures(Batch *b) const
     {
         /* 0: none built ahead, the caller builds every feature as it hands
          * it out (to measure what building ahead gains the writer) */
-        if (atoi(forced) <= 0)
+        const int want = atoi(forced);
+        if (want <= 0)
         {
             b->build_rows = 0;
             b->build_s = 0;
             return;
         }
-        runs = static_cast<size_t>(std::min(64, atoi(forced)));
+        runs = static_cast<size_t>(std::min(64, want));
     }
     runs = std::max<size_t>(runs, 1);
     std::atomic<int64_t> built_rows{0};

@@ -178,8 +178,7 @@ VSG_HD int vsg_orient2d(double ax, double ay, double bx, double by, double cx, d
     /* c is a or b: collinear, exactly. Real layers share their vertices,
      * so most calls that pass the filter are these (counted on the tiled
      * counties, 2026-11-28: 90-94 % of them; a sixth to a third of all
-     * calls pass it); the
-     * comparisons need no stage and no rounding mode. */
+     * calls pass it); the comparisons need no stage and no rounding mode. */
     if ((ax == cx && ay == cy) || (bx == cx && by == cy))
         return VSG_ORIENT_COLLINEAR;
 

@@ -177,14 +177,20 @@ VSG_HD int64_t vsg_coord_geom(const vsg_col_view *v, int64_t k, int64_t *end)
     return *end > k ? g : -1;
 }
 
+/* Box b into the ordered box o[0 .. 3], with atomics. */
+VSG_HD void vsg_ord_box_merge(uint64_t *o, const double *b)
+{
+    VSG_ORD_MIN(o, vsg_ord_of(b[0]));
+    VSG_ORD_MIN(o + 1, vsg_ord_of(b[1]));
+    VSG_ORD_MAX(o + 2, vsg_ord_of(b[2]));
+    VSG_ORD_MAX(o + 3, vsg_ord_of(b[3]));
+}
+
 VSG_HD void vsg_bounds_merge(const vsg_col_view *v, int64_t g, const double *b, uint64_t *ord)
 {
     if (g < 0 || (v->flags[g] & VSG_GF_NO_COORDS) || b[0] > b[2])
         return;
-    VSG_ORD_MIN(ord + 4 * g, vsg_ord_of(b[0]));
-    VSG_ORD_MIN(ord + 4 * g + 1, vsg_ord_of(b[1]));
-    VSG_ORD_MAX(ord + 4 * g + 2, vsg_ord_of(b[2]));
-    VSG_ORD_MAX(ord + 4 * g + 3, vsg_ord_of(b[3]));
+    vsg_ord_box_merge(ord + 4 * g, b);
 }
 
 /* Block b of the coordinates into ord. Returns the coordinates read. */

@@ -60,6 +60,7 @@
 #define VSG_ELEMENTS_OVERLAY_REFINE_H
 
 #include "elements/bits.h"
+#include "elements/box.h"
 #include "elements/filter/classify.h"   /* vsg_pair_find */
 #include "elements/union/coverage.h"
 
@@ -371,18 +372,25 @@ VSG_HD int vsg_ref_seg_shared(double p0x, double p0y, double p1x, double p1y, do
  * iteration ran the exact tests whenever one lane's column was near: on
  * the overlapping counties three in four columns are not. Looping over
  * the near ones alone leaves each lane its own few. */
+VSG_HD void vsg_ref_seg_box(double ax, double ay, double bx, double by, double *box)
+{
+    /* comparisons, not fmin/fmax (calls on the host): a hot loop */
+    box[0] = ax < bx ? ax : bx;
+    box[1] = ay < by ? ay : by;
+    box[2] = ax < bx ? bx : ax;
+    box[3] = ay < by ? by : ay;
+}
+
 VSG_HD uint32_t vsg_ref_row_near(const double *x, const double *y, int64_t kb, uint32_t row,
                                  double p0x, double p0y, double p1x, double p1y)
 {
-    double xl = p0x < p1x ? p0x : p1x, xh = p0x < p1x ? p1x : p0x;
-    double yl = p0y < p1y ? p0y : p1y, yh = p0y < p1y ? p1y : p0y;
+    double a[4], b[4];
     uint32_t near = 0;
+    vsg_ref_seg_box(p0x, p0y, p1x, p1y, a);
     for (uint32_t r = row; r; r &= r - 1) {
         int u = vsg_low_bit_u32(r);
-        double ax = x[kb + u], bx = x[kb + u + 1], ay = y[kb + u], by = y[kb + u + 1];
-        int off = (ax < xl && bx < xl) || (ax > xh && bx > xh) || (ay < yl && by < yl) ||
-                  (ay > yh && by > yh);
-        near |= (uint32_t)!off << u;
+        vsg_ref_seg_box(x[kb + u], y[kb + u], x[kb + u + 1], y[kb + u + 1], b);
+        near |= (uint32_t)vsg_box_meets(a, b) << u;
     }
     return near;
 }

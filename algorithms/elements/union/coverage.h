@@ -318,18 +318,14 @@ VSG_HD int vsg_cov_seg(const vsg_col_view *v, const int64_t *group_of, const int
 VSG_HD void vsg_cov_area_init(int64_t g, double *g_area, uint64_t *g_box)
 {
     g_area[g] = 0.0;
-    g_box[4 * g] = g_box[4 * g + 1] = UINT64_MAX;   /* min of nothing  */
-    g_box[4 * g + 2] = g_box[4 * g + 3] = 0;        /* max of nothing  */
+    vsg_bounds_ord_init(g, g_box);
 }
 
 VSG_HD void vsg_cov_area_flush(int64_t g, double a, const double *box, double *g_area,
                                uint64_t *g_box)
 {
     VSG_ADD_F64(g_area + g, a);
-    VSG_ORD_MIN(g_box + 4 * g, vsg_ord_of(box[0]));
-    VSG_ORD_MIN(g_box + 4 * g + 1, vsg_ord_of(box[1]));
-    VSG_ORD_MAX(g_box + 4 * g + 2, vsg_ord_of(box[2]));
-    VSG_ORD_MAX(g_box + 4 * g + 3, vsg_ord_of(box[3]));
+    vsg_ord_box_merge(g_box + 4 * g, box);
 }
 
 /* Block b of coordinates: each segment's share of its member's area (the
@@ -348,16 +344,13 @@ VSG_HD int64_t vsg_cov_area_block(const vsg_col_view *v, const int64_t *group_of
     double a = 0.0, box[4], x0 = 0.0, y0 = 0.0, d = 0.0;
     vsg_box_set_inverted(box);
     /* a ring's values are read once per run of its coordinates, and each
-     * coordinate once (a segment's end is the next one's start) */
-    double ax = 0.0, ay = 0.0, kx = v->n_coords > k0 ? v->x[k0] : 0.0;
-    double ky = v->n_coords > k0 ? v->y[k0] : 0.0;
+     * coordinate once (a segment's end is the next one's start; k0 is a
+     * coordinate: the step has blocks of n_coords) */
+    double nx = v->x[k0], ny = v->y[k0];
     for (int64_t k = k0; k < k1; k++) {
-        double nx = k + 1 < v->n_coords ? v->x[k + 1] : 0.0;
-        double ny = k + 1 < v->n_coords ? v->y[k + 1] : 0.0;
-        ax = kx;
-        ay = ky;
-        kx = nx;
-        ky = ny;
+        double ax = nx, ay = ny;
+        nx = k + 1 < v->n_coords ? v->x[k + 1] : 0.0;
+        ny = k + 1 < v->n_coords ? v->y[k + 1] : 0.0;
         int64_t r = coord_ring[k];
         if (r != r_at) {
             r_at = r;
