@@ -68,6 +68,12 @@ struct vsg_gpu {
     char error[512];
 };
 
+/* runtime.cu: a memory pool of tier A on the device (pinned device memory,
+ * freed memory kept while the pool lives). */
+cudaError_t vsg_gpu_pool_make(int device, cudaMemPool_t *out);
+/* warmup.cu: the pool the warm-up grew for this device, now the caller's
+ * (nullptr: none ready). */
+cudaMemPool_t vsg_cuda_warm_pool_take(int device);
 /* memory.cu: releases everything the context holds (close). */
 void vsg_gpu_memory_release_all(vsg_gpu *g);
 /* memory.cu: frees the managed blocks whose release waited for a fence;

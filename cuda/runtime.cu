@@ -90,6 +90,31 @@ unsigned vsg_gpu_blocks(vsg_gpu *g, int64_t n, int block)
     return (unsigned)(b < 1 ? 1 : b);
 }
 
+cudaError_t vsg_gpu_pool_make(int device, cudaMemPool_t *out)
+{
+    cudaMemPoolProps props;
+    std::memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    *out = nullptr;
+    cudaMemPool_t p = nullptr;
+    cudaError_t e = cudaMemPoolCreate(&p, &props);
+    if (e != cudaSuccess)
+        return e;
+    // The release threshold keeps freed memory in the pool for reuse
+    // instead of returning it at every synchronisation.
+    uint64_t threshold = UINT64_MAX;
+    e = cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &threshold);
+    if (e != cudaSuccess) {
+        (void)cudaMemPoolDestroy(p);
+        return e;
+    }
+    *out = p;
+    return cudaSuccess;
+}
+
 // Releases what a (partly) opened context holds; errors are ignored: this
 // runs on failure paths and at close, where nothing can be reported.
 static void teardown(vsg_gpu *g)
@@ -209,22 +234,20 @@ extern "C" vsg_status vsg_gpu_open(const vsg_gpu_settings *args, vsg_gpu **out, 
     OPEN_TRY(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
 
     // Tier A: our own pool (the device's default pool is shared with the
-    // rest of the process). The release threshold keeps freed memory in the
-    // pool for reuse instead of returning it at every synchronisation.
-    cudaMemPoolProps props;
-    std::memset(&props, 0, sizeof props);
-    props.allocType = cudaMemAllocationTypePinned;
-    props.handleTypes = cudaMemHandleTypeNone;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = a.device;
-    OPEN_TRY(cudaMemPoolCreate(&g->pool, &props));
-    uint64_t threshold = UINT64_MAX;
-    OPEN_TRY(cudaMemPoolSetAttribute(g->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    // rest of the process), grown beforehand by the warm-up where the
+    // statement asked for a reserve.
+    g->pool = vsg_cuda_warm_pool_take(a.device);
+    if (!g->pool)
+        OPEN_TRY(vsg_gpu_pool_make(a.device, &g->pool));
 
     // What callers may plan their batches against (vsg_gpu_stats): the
-    // limit, else what the device had free when we opened it.
+    // limit, else what the device had free when we opened it, the pool's
+    // reserve included.
     size_t free_b = 0, total_b = 0;
     OPEN_TRY(cudaMemGetInfo(&free_b, &total_b));
+    uint64_t reserved = 0;
+    OPEN_TRY(cudaMemPoolGetAttribute(g->pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    free_b += (size_t)reserved;
     g->stats.capacity_bytes = a.pool_limit > 0 && (size_t)a.pool_limit < free_b
                                   ? a.pool_limit
                                   : (int64_t)free_b;

@@ -94,6 +94,9 @@ const Decl kOptions[] = {
      "CUDA device ordinal"},
     {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,
      "Cap of the GPU memory pool in bytes (suffix K, M or G; 0: no cap)"},
+    {"GPU_POOL_RESERVE", "VSGPU_GPU_POOL_RESERVE", Kind::Bytes, "0", false,
+     "GPU memory the pool is grown to while the sources are read, before the first GPU "
+     "stage, in bytes (suffix K, M or G; 0: none, the pool grows as the stages ask)"},
     {"GPU_OOM_SAFETY", "VSGPU_GPU_OOM_SAFETY", Kind::Bool, "NO", false,
      "On GPU out of memory trim the pool, synchronise and retry"},
     {"GPU_MANAGED_MEMORY", "VSGPU_GPU_MANAGED_MEMORY", Kind::Bool, "NO", false,
@@ -362,7 +365,10 @@ bool Apply(const Decl &d, const char *v, const char *origin, Options *o)
             if (!ParseBytes(v, &bytes))
                 return Invalid(d, origin, v,
                                "a number of bytes, optionally with K, M or G");
-            o->gpu.pool_limit = static_cast<int64_t>(bytes);
+            if (EQUAL(d.name, "GPU_POOL_RESERVE"))
+                o->gpu.pool_reserve = static_cast<int64_t>(bytes);
+            else
+                o->gpu.pool_limit = static_cast<int64_t>(bytes);
             return true;
         }
         case Kind::MinRows:

@@ -17,7 +17,9 @@
 # their JSON kept; pytest on CUDA (TESTS=0: neither test set, for a
 # second run in one call); STAMPS: workloads whose GPU, CPU and copy runs
 # are timed once more with GDAL's timestamped debug messages; EXITS:
-# workloads whose GPU and CPU runs are timed for their start and exit.
+# workloads whose GPU and CPU runs are timed for their start and exit;
+# NEWCFG: more ogr2ogr arguments for the new build's GPU runs and step
+# profiles (NEWCFG="--config VSGPU_GPU_POOL_RESERVE 4G").
 # Logs, traces under $OUT.
 cd "$(dirname "$0")/.."
 here=$PWD
@@ -32,8 +34,10 @@ new=$here/.device/build/gdalplugins
 base=/tmp/base/gdalplugins
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; echo "new $(cat .device/build/COMMIT) base ${BASE:-unnamed} (run ${RUN:-unnamed})"; date -u +%FT%TZ; } > "$OUT/machine-ab.txt"
 runs=${RUNS:-2}
+read -r -a newcfg <<< "${NEWCFG:-}"
 WLS=${WLS:-"by_state13 nybb_union overlap intersection"}
-w=/tmp/ab; rm -rf $w; mkdir -p $w/tr
+# the generated workloads stay for a second call in the same machine
+w=/tmp/ab; mkdir -p $w; rm -rf $w/tr $w/o-*.gpkg $w/steps-*; mkdir -p $w/tr
 if [ "${TESTS:-1}" = 1 ]; then
 for tp in test_stage_candidates test_stage_coverage test_stage_valid_screen test_stage_overlap test_stage_refine test_gpu_stages; do
   echo "== $tp"; (cd autotest && $here/.device/build/autotest/$tp 2>&1 | grep -v "^ok " | tail -6)
@@ -86,7 +90,7 @@ for wl in $WLS; do
   g=(--config VSGPU_EXECUTION_MODE GPU)
   for r in $(seq 1 $runs); do
     one $wl gpu-base $base gpu-base-$r "${g[@]}"
-    one $wl gpu-new $new gpu-new-$r "${g[@]}"
+    one $wl gpu-new $new gpu-new-$r "${g[@]}" "${newcfg[@]}"
   done
   one $wl cpu-base $base cpu-base --config VSGPU_EXECUTION_MODE CPU
   one $wl cpu-new $new cpu-new --config VSGPU_EXECUTION_MODE CPU
@@ -192,10 +196,10 @@ for spec in ${STEPS:-by_state13 by_state13:noscreen overlap nybb_union intersect
   wl=${spec%%:*}; extra=(); [ "$spec" != "$wl" ] && extra=(--config VSGPU_VALID_SCREEN NO)
   tag=${spec/:/-}
   for b in base new; do
-    dp=$new; [ $b = base ] && dp=$base
+    dp=$new; more=("${newcfg[@]}"); [ $b = base ] && { dp=$base; more=(); }
     rm -f $w/o-steps.gpkg; t0=$(date +%s.%N)
     GDAL_DRIVER_PATH=$dp ogr2ogr -f GPKG -lco SPATIAL_INDEX=NO $w/o-steps.gpkg "VSGPU:${SRC[$wl]}" -dialect VSGPU -sql "${SQL[$wl]}" \
-      --config VSGPU_EXECUTION_MODE GPU --config VSGPU_PROFILE_STEPS YES "${extra[@]}" \
+      --config VSGPU_EXECUTION_MODE GPU --config VSGPU_PROFILE_STEPS YES "${extra[@]}" "${more[@]}" \
       --config VSGPU_PROFILE $w/tr/steps-$tag-$b.json > $w/steps-$tag-$b.log 2>&1 || echo "$spec steps failed"
     echo "$spec steps-$b wall_s=$(awk "BEGIN{print $(date +%s.%N)-$t0}")"
   done

@@ -28,6 +28,9 @@ typedef struct {
     int device;           /* VSGPU_GPU_DEVICE: ordinal, default 0            */
     int64_t pool_limit;   /* VSGPU_GPU_POOL_LIMIT: bytes the pool may hold;
                              0: no cap (tier A)                              */
+    int64_t pool_reserve; /* VSGPU_GPU_POOL_RESERVE: bytes the pool is grown
+                             to beside the reading, before the first stage;
+                             0: none (it grows as the stages ask)           */
     int oom_safety;       /* VSGPU_GPU_OOM_SAFETY: tier B, on failure trim,
                              sync and retry (bounded)                        */
     int managed;          /* VSGPU_GPU_MANAGED_MEMORY: tier C, managed memory
@@ -44,6 +47,7 @@ static inline void vsg_gpu_settings_init(vsg_gpu_settings *s)
 {
     s->device = 0;
     s->pool_limit = 0;
+    s->pool_reserve = 0;
     s->oom_safety = 0;
     s->managed = 0;
     s->nvtx = 0;

@@ -147,8 +147,13 @@ void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)
 void vsg_gpu_prestart(vsg_engine *e)
 {
 #ifdef VSGPU_HAVE_CUDA
-    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
-        vsg_cuda_warmup_start(e->opts.gpu.settings.device);
+    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA) {
+        const vsg_gpu_settings *s = &e->opts.gpu.settings;
+        int64_t reserve = s->managed ? 0 : s->pool_reserve;
+        if (s->pool_limit > 0 && reserve > s->pool_limit)
+            reserve = s->pool_limit;
+        vsg_cuda_warmup_start(s->device, reserve);
+    }
 #else
     (void)e;
 #endif
@@ -158,7 +163,7 @@ void vsg_gpu_state_destroy(vsg_engine *e)
 {
 #ifdef VSGPU_HAVE_CUDA
     if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
-        vsg_cuda_warmup_wait();
+        vsg_cuda_warm_pool_drop();   /* joins; a reserve nobody took goes */
 #endif
     vsg_gpu_state *g = e->gpu;
     if (!g)

@@ -109,7 +109,7 @@ static int primary_statement(size_t bytes, int hold, double *t)
         if (retain)
             retain(&ctx, 0);
     }
-    vsg_cuda_warmup_start(0);
+    vsg_cuda_warmup_start(0, 0);
     vsg_cuda_warmup_wait();
     *t = part("warmup", *t);
 

@@ -79,6 +79,11 @@ typedef struct {
     int64_t n_nd;                    /* the piece ends at nodes              */
     uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
+    /* n_nd, in the sorted order (NODE_INFO): each entry's pair and side,
+     * its node, its piece's other end, and whether the piece leaves it */
+    int64_t *nd_p;
+    int8_t *nd_side, *nd_out;
+    double *nd_vx, *nd_vy, *nd_dx, *nd_dy;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
     int8_t *val;                     /* a piece's label (VSG_REF_*), 0: none */
     int64_t *ptr;                    /* its predecessor (itself: none needed
@@ -167,6 +172,7 @@ enum {
     VSG_REF_PROP_FILL,      /* n_pc (after the max scan)    */
     VSG_REF_RAY_SPAN,       /* n_ray                        */
     VSG_REF_RAY_DIRECT,     /* the rays' chunks (RAY_SPAN)  */
+    VSG_REF_NODE_INFO,      /* n_nd (sorted positions)      */
     VSG_REF_N_STEPS
 };
 
@@ -592,8 +598,26 @@ VSG_HD void vsg_ref_node_key(const vsg_ref_ctx *c, int64_t q)
     c->end_label[2 * q] = c->end_label[2 * q + 1] = 0;
 }
 
+/* Sorted node entry t: what its label and its run's other entries read
+ * of it, side by side (pair, side, the node, the piece's other end,
+ * whether the piece leaves the node). The one gather of the end's piece by
+ * its index: the labels then read these sorted arrays. */
+VSG_HD void vsg_ref_node_info(const vsg_ref_ctx *c, int64_t t)
+{
+    int64_t e = c->nd_idx[t], q = e / 2, i = c->pc_inst[q];
+    int z = (int)(e % 2);
+    c->nd_p[t] = c->in_pair[i];
+    c->nd_side[t] = (int8_t)c->in_side[i];
+    c->nd_vx[t] = z ? c->pc_x1[q] : c->pc_x0[q];
+    c->nd_vy[t] = z ? c->pc_y1[q] : c->pc_y0[q];
+    c->nd_dx[t] = z ? c->pc_x0[q] : c->pc_x1[q];
+    c->nd_dy[t] = z ? c->pc_y0[q] : c->pc_y1[q];
+    /* leaving: the end is the start of the piece in its ring's direction */
+    c->nd_out[t] = (int8_t)((z == 0) == (vsg_ref_piece_dir(c, q) > 0));
+}
+
 /* Sorted node entry t: the label of its piece end from the other side's
- * piece ends at the same node. */
+ * piece ends at the same node (the run's entries as NODE_INFO left them). */
 VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
 {
     int64_t n = c->n_nd;
@@ -605,37 +629,31 @@ VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
         lo--;
     while (hi < n && c->nd_key[hi] == h && hi - t < VSG_REF_MAX_DEGREE)
         hi++;
-    int64_t e = c->nd_idx[t], q = e / 2, i = c->pc_inst[q], p = c->in_pair[i];
-    int z = (int)(e % 2), side = c->in_side[i];
-    double vx = z ? c->pc_x1[q] : c->pc_x0[q], vy = z ? c->pc_y1[q] : c->pc_y0[q];
-    double dx = z ? c->pc_x0[q] : c->pc_x1[q], dy = z ? c->pc_y0[q] : c->pc_y1[q];
+    int64_t p = c->nd_p[t];
+    int side = c->nd_side[t], out = c->nd_out[t];
+    double vx = c->nd_vx[t], vy = c->nd_vy[t], dx = c->nd_dx[t], dy = c->nd_dy[t];
     if ((lo > 0 && c->nd_key[lo - 1] == h) || (hi < n && c->nd_key[hi] == h)) {
         VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
         return hi - lo;
     }
-    /* leaving: the end is the start of the piece in its ring's direction */
-    int out = (z == 0) == (vsg_ref_piece_dir(c, q) > 0);
     double ox[VSG_REF_MAX_DEGREE], oy[VSG_REF_MAX_DEGREE];
     int oout[VSG_REF_MAX_DEGREE], m = 0;
     for (int64_t u = lo; u < hi; u++) {
-        int64_t e2 = c->nd_idx[u], q2 = e2 / 2, i2 = c->pc_inst[q2];
-        int z2 = (int)(e2 % 2);
-        double wx = z2 ? c->pc_x1[q2] : c->pc_x0[q2], wy = z2 ? c->pc_y1[q2] : c->pc_y0[q2];
-        if (c->in_pair[i2] != p || !vsg_cov_same(wx, wy, vx, vy)) {
+        if (c->nd_p[u] != p || !vsg_cov_same(c->nd_vx[u], c->nd_vy[u], vx, vy)) {
             VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);   /* a key collision */
             return hi - lo;
         }
-        if (c->in_side[i2] == side)
+        if (c->nd_side[u] == side)
             continue;
-        ox[m] = z2 ? c->pc_x0[q2] : c->pc_x1[q2];
-        oy[m] = z2 ? c->pc_y0[q2] : c->pc_y1[q2];
-        oout[m++] = (z2 == 0) == (vsg_ref_piece_dir(c, q2) > 0);
+        ox[m] = c->nd_dx[u];
+        oy[m] = c->nd_dy[u];
+        oout[m++] = c->nd_out[u];
     }
     int lab = m > 0 ? vsg_ref_sector_label(vx, vy, dx, dy, out, m, ox, oy, oout) : -1;
     if (lab <= 0)
         VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
     else
-        c->end_label[e] = (int8_t)lab;
+        c->end_label[c->nd_idx[t]] = (int8_t)lab;
     return (hi - lo) * (hi - lo);
 }
 
@@ -1055,6 +1073,9 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         return 1;
     case VSG_REF_NODE_PACK:
         vsg_ref_node_pack(c->nd_all, c->nd_flag, c->nd_off, c->nd_key, c->nd_idx, i);
+        return 1;
+    case VSG_REF_NODE_INFO:
+        vsg_ref_node_info(c, i);
         return 1;
     case VSG_REF_NODE_LABEL:
         return vsg_ref_node_label(c, i);

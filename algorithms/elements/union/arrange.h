@@ -79,6 +79,9 @@ typedef struct {
     int64_t *ev_k, *ev_idx;
     double *ev_x, *ev_y;
     uint64_t *ev_key;
+    int64_t *ev_split;             /* n_ev: EV_ORDER's output, then swapped */
+    int64_t *ev_long;              /* one flag: a run longer than
+                                    * VSG_REF_EV_RUN (EV_ORDER)            */
     int kbits;
     /* per coordinate: its segment's sorted events, pieces */
     int64_t *seg_elo, *seg_ehi;    /* n_coords                             */
@@ -142,6 +145,8 @@ enum {
     VSG_ARR_RING_SUM,      /* n_rings                   */
     VSG_ARR_KEEP,          /* n_pc                      */
     VSG_ARR_R_FILL,        /* n_pc                      */
+    VSG_ARR_EV_KEY,        /* n_ev                      */
+    VSG_ARR_EV_ORDER,      /* n_ev (sorted by segment)  */
     VSG_ARR_N_STEPS
 };
 
@@ -298,6 +303,37 @@ VSG_HD uint64_t vsg_arr_pos(const vsg_arr_ctx *c, int64_t e)
     const vsg_col_view *v = &c->sd.v;
     int64_t k = c->ev_k[e];
     return vsg_ref_pos_key(v->x[k], v->y[k], v->x[k + 1], v->y[k + 1], c->ev_x[e], c->ev_y[e]);
+}
+
+/* Sorted position q (by segment, stable: by event within): the event's
+ * place in its segment's run, by position and then by event, the order a
+ * stable sort by position and then one by segment give. Each event of a
+ * run of at most VSG_REF_EV_RUN counts the run's events before it, as the
+ * refine's vsg_ref_ev_order does; a longer run sets *ev_long, and the
+ * caller takes the two sorts instead. */
+VSG_HD int64_t vsg_arr_ev_order(const vsg_arr_ctx *c, int64_t q)
+{
+    uint64_t k = c->ev_key[q];
+    int64_t e = c->ev_idx[q];
+    int64_t lo = q, hi = q + 1;
+    while (lo > 0 && c->ev_key[lo - 1] == k && hi - lo <= VSG_REF_EV_RUN)
+        lo--;
+    while (hi < c->n_ev && c->ev_key[hi] == k && hi - lo <= VSG_REF_EV_RUN)
+        hi++;
+    if (hi - lo > VSG_REF_EV_RUN) {
+        *c->ev_long = 1;   /* every writer stores the same value */
+        return hi - lo;
+    }
+    int64_t rank = 0;
+    if (hi - lo > 1) {
+        uint64_t pk = vsg_arr_pos(c, e);
+        for (int64_t u = lo; u < hi; u++) {
+            uint64_t pu = u == q ? pk : vsg_arr_pos(c, c->ev_idx[u]);
+            rank += pu < pk || (pu == pk && u < q);
+        }
+    }
+    c->ev_split[lo + rank] = e;
+    return hi - lo;
 }
 
 /* Sorted event t: the bounds of its segment's run, and whether it starts
@@ -738,6 +774,12 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
     case VSG_ARR_EV_SEG:
         c->ev_key[i] = (uint64_t)c->ev_k[c->ev_idx[i]];
         return 1;
+    case VSG_ARR_EV_KEY:
+        c->ev_idx[i] = i;
+        c->ev_key[i] = (uint64_t)c->ev_k[i];
+        return 1;
+    case VSG_ARR_EV_ORDER:
+        return vsg_arr_ev_order(c, i);
     case VSG_ARR_EV_RUNS:
         vsg_arr_ev_runs(c, i);
         return 1;

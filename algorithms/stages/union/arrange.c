@@ -124,17 +124,42 @@ done:
     return st;
 }
 
-/* The nodes sorted along each segment (position, then segment: stable),
- * the cuts, the pieces between them. */
+/* The nodes by segment, and along each segment: a sort by segment, then
+ * each event placed within its run (EV_ORDER); where a run is too long for
+ * that, a sort of every event by position and a stable one by segment,
+ * which give the same order. */
+static vsg_status order_events(vsg_exec *x, vsg_arr_ctx *c, vsg_scratch *s)
+{
+    vsg_status st;
+    int64_t ne = c->n_ev, longer = 0;
+    TRY(get(x, s, sizeof *c->ev_long, &c->ev_long));
+    TRY(vsg_exec_memset(x, c->ev_long, 0, sizeof *c->ev_long));
+    TRY(get(x, s, (size_t)ne * I64, &c->ev_split));
+    TRY(step(x, c, VSG_ARR_EV_KEY, ne));
+    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, c->kbits));
+    TRY(step(x, c, VSG_ARR_EV_ORDER, ne));
+    int64_t *t = c->ev_idx;
+    c->ev_idx = c->ev_split;
+    c->ev_split = t;
+    TRY(vsg_exec_read_i64(x, c->ev_long, &longer));
+    if (longer) {
+        TRY(step(x, c, VSG_ARR_EV_POS, ne));
+        TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, 64));
+        TRY(step(x, c, VSG_ARR_EV_SEG, ne));
+        TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, c->kbits));
+    }
+done:
+    return st;
+}
+
+/* The nodes sorted along each segment, the cuts, the pieces between
+ * them. */
 static vsg_status pieces(vsg_exec *x, vsg_arr_ctx *c, vsg_scratch *s)
 {
     vsg_status st;
     int64_t ne = c->n_ev, nc = c->sd.v.n_coords;
     vsg_exec_stage_begin(x, "arrange_pieces");
-    TRY(step(x, c, VSG_ARR_EV_POS, ne));
-    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, 64));
-    TRY(step(x, c, VSG_ARR_EV_SEG, ne));
-    TRY(vsg_exec_sort_u64_i64(x, c->ev_key, c->ev_idx, ne, c->kbits));
+    TRY(order_events(x, c, s));
     TRY(get(x, s, (size_t)nc * I64, &c->seg_elo));
     TRY(get(x, s, (size_t)nc * I64, &c->seg_ehi));
     TRY(vsg_exec_memset(x, c->seg_elo, 0, (size_t)nc * I64));

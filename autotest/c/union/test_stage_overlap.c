@@ -129,6 +129,29 @@ static void settles_hand_cases(void)
     }
 }
 
+/* One segment cut many times: a sawtooth crosses a bar's bottom edge 80
+ * times, more than the events EV_ORDER places in one run, so the pieces
+ * take the two sorts; 20 times, EV_ORDER places them. (Not on the CPU
+ * engine's backend, which leaves a group with more crossings than
+ * vertices to GEOS.) */
+static void settles_long_runs_of_events(void)
+{
+    const int teeth[] = {80, 20};
+    for (int c = 0; c < 2; c++) {
+        char wkt[8192];
+        int n = snprintf(wkt, sizeof wkt, "POLYGON((");
+        for (int k = 0; k <= teeth[c]; k++)
+            n += snprintf(wkt + n, sizeof wkt - (size_t)n, "%d %s,", 1 + k,
+                          k % 2 ? "0.5" : "-0.5");
+        snprintf(wkt + n, sizeof wkt - (size_t)n, "%d -2,1 -2,1 -0.5))", 1 + teeth[c]);
+        members m = {0};
+        add_wkt(&m, "POLYGON((0 0,100 0,100 1,0 1,0 0))", 0);
+        add_wkt(&m, wkt, 0);
+        expect_settled(&m, 1, teeth[c] > 32 ? "a sawtooth across an edge, 80 times"
+                                            : "a sawtooth across an edge, 20 times");
+    }
+}
+
 /* A regular n-gon of radius r around (cx, cy), with an n-gon hole of radius
  * h when h > 0 (clockwise, as written). */
 static void add_ngon(members *m, double cx, double cy, double r, int n, double h, int64_t g)
@@ -394,6 +417,7 @@ int main(void)
 {
     ctx = GEOS_init_r();
     RUN(settles_hand_cases);
+    RUN(settles_long_runs_of_events);
     RUN(settles_runs_of_large_rings);
     RUN(hands_back);
     RUN(random_overlapping_sets);
