@@ -46,10 +46,10 @@ cat "$OUT/ctests.log"
 fi
 gen() { [ -d $w/$1 ] || python3 bench/workloads/generate.py --scale tiled --out $w/$1 --tiled-vertices 10000000 --only $2 >> $w/gen.log 2>&1; }
 gen wl tiled_counties_x_states
-case " $WLS ${EXITS:-} ${STAMPS:-} " in *" overlap "*) gen wlo tiled_overlap;; esac
-case " $WLS ${EXITS:-} ${STAMPS:-} " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
-case " $WLS ${EXITS:-} ${STAMPS:-} " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
-case " $WLS ${EXITS:-} ${STAMPS:-} " in *" buffers "*) gen wlb tiled_buffers;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} ${STEPS:-} " in *" overlap "*) gen wlo tiled_overlap;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} ${STEPS:-} " in *" nybb_union "*) gen wln tiled_nybb_x_grid;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} ${STEPS:-} " in *" by_state13 "*) gen wl13 tiled_counties_by_state;; esac
+case " $WLS ${EXITS:-} ${STAMPS:-} ${STEPS:-} " in *" buffers "*) gen wlb tiled_buffers;; esac
 declare -A SRC=([by_state]=$(ls $w/wl/tiled_*.gpkg | head -1) [nation]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [states_clip]=$(ls $w/wl/tiled_*.gpkg | head -1) [intersection]=$(ls $w/wl/tiled_*.gpkg | head -1)
   [counties_clip]=$(ls $w/wl/tiled_*.gpkg | head -1)

@@ -131,6 +131,18 @@ VSG_HD uint64_t vsg_cov_node_key(int64_t group, double x, double y)
                          vsg_cov_word(vsg_cov_bits(y), 0xc2b2ae3d27d4eb4full));
 }
 
+/* The node keys that the refine and the overlap union sort (their piece
+ * ends at nodes): the top VSG_NODE_KEY_BITS bits of vsg_cov_node_key, so
+ * that their radix sorts take 7 passes of 8 bits, not 8. Two nodes whose
+ * keys collide are still told apart by their owners and points (the
+ * labels' collision checks), and the pair or group is handed back: for
+ * 5·10^6 distinct nodes in one call, about 10^-4 collisions. */
+#define VSG_NODE_KEY_BITS 56
+VSG_HD uint64_t vsg_node_key(int64_t owner, double x, double y)
+{
+    return vsg_cov_node_key(owner, x, y) >> (64 - VSG_NODE_KEY_BITS);
+}
+
 /* The key of the undirected segment {a, b} of a group. Its five words are
  * mixed side by side, not in a chain, then once together: the key is
  * taken once per segment and only places it in the table (elements equal
