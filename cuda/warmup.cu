@@ -7,12 +7,13 @@
  * which CUDA would otherwise load at each one's first launch.
  *
  * One start of CUDA per process (the primary context then stays for later
- * statements). A statement that asks for a pool reserve
- * (VSGPU_GPU_POOL_RESERVE) gets a thread of its own that also makes the
+ * statements). A statement with a pool reserve (VSGPU_GPU_POOL_RESERVE,
+ * by default 4 GiB) gets a thread of its own that also makes the
  * statement's memory pool and grows it to the reserve, beside the reading:
  * a pool grows by mapping new device memory at the allocation that finds it
  * short, which the host waits for in the middle of the stages (the step
- * profile's reads after which large arrays are allocated). vsg_gpu_open
+ * profile's reads after which large arrays are allocated; run AL in
+ * docs/benchmarks.md). vsg_gpu_open
  * takes that pool (vsg_cuda_warm_pool_take); one nobody took is destroyed
  * by the next start or by vsg_cuda_warm_pool_drop. The thread is joined,
  * never detached, so no CUDA call is in flight when the process exits.
@@ -42,19 +43,24 @@ cudaMemPool_t g_pool = nullptr;   /* grown, not yet taken (only the thread
                                      touches it) */
 int g_pool_device = -1;
 
-/* A pool for the next statement, grown to g_reserve bytes by one
- * allocation given back at once: the pool keeps the memory (its release
- * threshold), and the statement's allocations reuse it. A failure leaves
- * no pool: vsg_gpu_open makes its own. */
+/* A pool for the next statement, grown by one allocation given back at
+ * once: the pool keeps the memory (its release threshold), and the
+ * statement's allocations reuse it. At most g_reserve bytes and a quarter
+ * of the device's free memory. A failure leaves no pool: vsg_gpu_open
+ * makes its own. */
 void reserve()
 {
     cudaMemPool_t pool = nullptr;
     cudaStream_t s = nullptr;
     void *p = nullptr;
-    if (vsg_gpu_pool_make(g_device, &pool) != cudaSuccess)
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        return;
+    size_t bytes = (size_t)g_reserve < free_b / 4 ? (size_t)g_reserve : free_b / 4;
+    if (bytes == 0 || vsg_gpu_pool_make(g_device, &pool) != cudaSuccess)
         return;
     bool ok = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess &&
-              cudaMallocFromPoolAsync(&p, (size_t)g_reserve, pool, s) == cudaSuccess &&
+              cudaMallocFromPoolAsync(&p, bytes, pool, s) == cudaSuccess &&
               cudaFreeAsync(p, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess;
     if (s)
         (void)cudaStreamDestroy(s);

@@ -94,9 +94,10 @@ const Decl kOptions[] = {
      "CUDA device ordinal"},
     {"GPU_POOL_LIMIT", "VSGPU_GPU_POOL_LIMIT", Kind::Bytes, "0", false,
      "Cap of the GPU memory pool in bytes (suffix K, M or G; 0: no cap)"},
-    {"GPU_POOL_RESERVE", "VSGPU_GPU_POOL_RESERVE", Kind::Bytes, "0", false,
+    {"GPU_POOL_RESERVE", "VSGPU_GPU_POOL_RESERVE", Kind::Bytes, "4G", false,
      "GPU memory the pool is grown to while the sources are read, before the first GPU "
-     "stage, in bytes (suffix K, M or G; 0: none, the pool grows as the stages ask)"},
+     "stage, in bytes (suffix K, M or G; at most a quarter of the free memory; 0: none, "
+     "the pool grows as the stages ask)"},
     {"GPU_OOM_SAFETY", "VSGPU_GPU_OOM_SAFETY", Kind::Bool, "NO", false,
      "On GPU out of memory trim the pool, synchronise and retry"},
     {"GPU_MANAGED_MEMORY", "VSGPU_GPU_MANAGED_MEMORY", Kind::Bool, "NO", false,

@@ -60,7 +60,8 @@ extern "C" vsg_status vsg_launch_cls_chunk_pairs(vsg_gpu *g, const vsg_cls_side 
 {
     vsg_cls_side A = *a, B = *b;
     return launch(g, n_cp, [=] __device__(int64_t i) {
-        vsg_cls_chunk_pair(&A, cpa[i], &B, cpb[i], pa, pb, n_pairs, bits);
+        vsg_cls_chunk_pair(&A.v, A.ring_chunk, A.chunk_geom, A.ok, cpa[i], &B.v, B.ring_chunk,
+                           B.chunk_geom, B.ok, cpb[i], pa, pb, n_pairs, bits);
     });
 }
 

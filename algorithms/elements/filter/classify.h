@@ -281,26 +281,25 @@ VSG_HD int64_t vsg_pair_find(const int64_t *pa, const int64_t *pb, int64_t n, in
 
 /* Step 2, per chunk pair (ca of a, cb of b): when any segment of one meets
  * any segment of the other (or doubt), sets MEET on their geometries' pair.
- * A segment of ca whose box misses cb's box meets none of cb's segments,
- * so its row of tests is skipped (the boxes are the coordinates' own
- * extremes: exact). Returns the segment pairs tested (the work of the
- * item). */
-VSG_HD int64_t vsg_cls_chunk_pair(const vsg_cls_side *a, int64_t ca, const vsg_cls_side *b,
-                                  int64_t cb, const int64_t *pa, const int64_t *pb,
-                                  int64_t n_pairs, uint32_t *pair_bits)
+ * Returns the segment pairs tested (the work of the item). */
+VSG_HD int64_t vsg_cls_chunk_pair(const vsg_col_view *a, const int64_t *ring_chunk_a,
+                                  const int64_t *chunk_geom_a, const uint8_t *ok_a, int64_t ca,
+                                  const vsg_col_view *b, const int64_t *ring_chunk_b,
+                                  const int64_t *chunk_geom_b, const uint8_t *ok_b, int64_t cb,
+                                  const int64_t *pa, const int64_t *pb, int64_t n_pairs,
+                                  uint32_t *pair_bits)
 {
-    int64_t ga = a->chunk_geom[ca], gb = b->chunk_geom[cb];
-    if (ga < 0 || gb < 0 || !a->ok[ga] || !b->ok[gb])
+    int64_t ga = chunk_geom_a[ca], gb = chunk_geom_b[cb];
+    if (ga < 0 || gb < 0 || !ok_a[ga] || !ok_b[gb])
         return 0;
     int64_t k = vsg_pair_find(pa, pb, n_pairs, ga, gb);
     if (k < 0 || (pair_bits[k] & VSG_CLSB_MEET))
         return 0;
     int64_t ra, ka0, ka1, rb, kb0, kb1;
-    if (!vsg_chunk_range(&a->v, a->ring_chunk, ca, &ra, &ka0, &ka1) ||
-        !vsg_chunk_range(&b->v, b->ring_chunk, cb, &rb, &kb0, &kb1))
+    if (!vsg_chunk_range(a, ring_chunk_a, ca, &ra, &ka0, &ka1) ||
+        !vsg_chunk_range(b, ring_chunk_b, cb, &rb, &kb0, &kb1))
         return 0;
-    const double *ax = a->v.x, *ay = a->v.y, *bx = b->v.x, *by = b->v.y;
-    const double *cbox = b->chunk_box + 4 * cb;
+    const double *ax = a->x, *ay = a->y, *bx = b->x, *by = b->y;
     int64_t work = 0;
     for (int64_t i = ka0; i + 1 < ka1; i++) {
         double s[4];
@@ -308,8 +307,6 @@ VSG_HD int64_t vsg_cls_chunk_pair(const vsg_cls_side *a, int64_t ca, const vsg_c
         s[1] = fmin(ay[i], ay[i + 1]);
         s[2] = fmax(ax[i], ax[i + 1]);
         s[3] = fmax(ay[i], ay[i + 1]);
-        if (!vsg_box_meets(s, cbox))
-            continue;
         for (int64_t j = kb0; j + 1 < kb1; j++) {
             work++;
             if (fmax(bx[j], bx[j + 1]) < s[0] || fmin(bx[j], bx[j + 1]) > s[2] ||

@@ -273,6 +273,17 @@ VSG_HD void vsg_ref_rows_fill(uint32_t rows, int64_t i, int64_t t, int64_t *rw_c
         }
 }
 
+/* Piece end i, when it is at a node (flag[i]), into the packed keys at
+ * off[i]: its node key and itself. */
+VSG_HD void vsg_ref_node_pack(const uint64_t *all, const int64_t *flag, const int64_t *off,
+                              uint64_t *key, int64_t *idx, int64_t i)
+{
+    if (flag[i]) {
+        key[off[i]] = all[i];
+        idx[off[i]] = i;
+    }
+}
+
 /* ---- events: nodes of the segment pairs of one chunk pair ------------------ */
 
 /* Whether (ax, ay) comes after (bx, by), x then y. */

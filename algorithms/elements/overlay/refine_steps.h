@@ -16,17 +16,6 @@
 #include "elements/owner.h"
 #include "elements/overlay/refine.h"
 
-/* A piece end at a node, as its label and its node's other entries read
- * it: one record, so that the sort's permutation moves it by one gather. */
-typedef struct {
-    double vx, vy;                   /* the node                             */
-    double dx, dy;                   /* the piece's other end                */
-    int64_t p;                       /* the pair                             */
-    int64_t e;                       /* the end (2 q + z)                    */
-    int8_t side;                     /* the piece's side                     */
-    int8_t out;                      /* the piece leaves the node            */
-} vsg_ref_nd;
-
 typedef struct {
     vsg_ref_side side[2];
     int cur;                         /* the side of the per-side steps       */
@@ -88,11 +77,13 @@ typedef struct {
                                       * ends, VSG_COV_NOKEY where none        */
     int64_t *nd_flag, *nd_off;       /* 2 per piece: keyed, and where to     */
     int64_t n_nd;                    /* the piece ends at nodes              */
-    uint64_t *nd_key;                /* n_nd, sorted with nd_idx (its packed
-                                      * position)                          */
+    uint64_t *nd_key;                /* n_nd, sorted with nd_idx (the end)   */
     int64_t *nd_idx;
-    vsg_ref_nd *nd_pk;               /* n_nd, packed (end) order: NODE_PACK */
-    vsg_ref_nd *nd;                  /* n_nd, sorted order: NODE_INFO       */
+    /* n_nd, in the sorted order (NODE_INFO): each entry's pair and side,
+     * its node, its piece's other end, and whether the piece leaves it */
+    int64_t *nd_p;
+    int8_t *nd_side, *nd_out;
+    double *nd_vx, *nd_vy, *nd_dx, *nd_dy;
     int8_t *end_label;               /* 2 per piece (by end, unsorted)       */
     int8_t *val;                     /* a piece's label (VSG_REF_*), 0: none */
     int64_t *ptr;                    /* its predecessor (itself: none needed
@@ -607,36 +598,22 @@ VSG_HD void vsg_ref_node_key(const vsg_ref_ctx *c, int64_t q)
     c->end_label[2 * q] = c->end_label[2 * q + 1] = 0;
 }
 
-/* End e (2 q + z), packed at its node position off[e] with its key, and
- * with what its label and its node's other entries read of it (read here
- * in end order, where the piece's arrays are read in order). The sort's
- * value is that position, which NODE_INFO follows. */
-VSG_HD void vsg_ref_node_pack_end(const vsg_ref_ctx *c, int64_t e)
-{
-    if (!c->nd_flag[e])
-        return;
-    int64_t t = c->nd_off[e], q = e / 2, i = c->pc_inst[q];
-    int z = (int)(e % 2);
-    vsg_ref_nd r;
-    r.vx = z ? c->pc_x1[q] : c->pc_x0[q];
-    r.vy = z ? c->pc_y1[q] : c->pc_y0[q];
-    r.dx = z ? c->pc_x0[q] : c->pc_x1[q];
-    r.dy = z ? c->pc_y0[q] : c->pc_y1[q];
-    r.p = c->in_pair[i];
-    r.e = e;
-    r.side = (int8_t)c->in_side[i];
-    /* leaving: the end is the start of the piece in its ring's direction */
-    r.out = (int8_t)((z == 0) == (vsg_ref_piece_dir(c, q) > 0));
-    c->nd_key[t] = c->nd_all[e];
-    c->nd_idx[t] = t;
-    c->nd_pk[t] = r;
-}
-
-/* Sorted node entry t: its record, moved from its packed position (the
- * sort's value). */
+/* Sorted node entry t: what its label and its run's other entries read
+ * of it, side by side (pair, side, the node, the piece's other end,
+ * whether the piece leaves the node). The one gather of the end's piece by
+ * its index: the labels then read these sorted arrays. */
 VSG_HD void vsg_ref_node_info(const vsg_ref_ctx *c, int64_t t)
 {
-    c->nd[t] = c->nd_pk[c->nd_idx[t]];
+    int64_t e = c->nd_idx[t], q = e / 2, i = c->pc_inst[q];
+    int z = (int)(e % 2);
+    c->nd_p[t] = c->in_pair[i];
+    c->nd_side[t] = (int8_t)c->in_side[i];
+    c->nd_vx[t] = z ? c->pc_x1[q] : c->pc_x0[q];
+    c->nd_vy[t] = z ? c->pc_y1[q] : c->pc_y0[q];
+    c->nd_dx[t] = z ? c->pc_x0[q] : c->pc_x1[q];
+    c->nd_dy[t] = z ? c->pc_y0[q] : c->pc_y1[q];
+    /* leaving: the end is the start of the piece in its ring's direction */
+    c->nd_out[t] = (int8_t)((z == 0) == (vsg_ref_piece_dir(c, q) > 0));
 }
 
 /* Sorted node entry t: the label of its piece end from the other side's
@@ -652,10 +629,9 @@ VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
         lo--;
     while (hi < n && c->nd_key[hi] == h && hi - t < VSG_REF_MAX_DEGREE)
         hi++;
-    const vsg_ref_nd *me = c->nd + t;
-    int64_t p = me->p;
-    int side = me->side, out = me->out;
-    double vx = me->vx, vy = me->vy, dx = me->dx, dy = me->dy;
+    int64_t p = c->nd_p[t];
+    int side = c->nd_side[t], out = c->nd_out[t];
+    double vx = c->nd_vx[t], vy = c->nd_vy[t], dx = c->nd_dx[t], dy = c->nd_dy[t];
     if ((lo > 0 && c->nd_key[lo - 1] == h) || (hi < n && c->nd_key[hi] == h)) {
         VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
         return hi - lo;
@@ -663,22 +639,21 @@ VSG_HD int64_t vsg_ref_node_label(const vsg_ref_ctx *c, int64_t t)
     double ox[VSG_REF_MAX_DEGREE], oy[VSG_REF_MAX_DEGREE];
     int oout[VSG_REF_MAX_DEGREE], m = 0;
     for (int64_t u = lo; u < hi; u++) {
-        const vsg_ref_nd *o = c->nd + u;
-        if (o->p != p || !vsg_cov_same(o->vx, o->vy, vx, vy)) {
+        if (c->nd_p[u] != p || !vsg_cov_same(c->nd_vx[u], c->nd_vy[u], vx, vy)) {
             VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);   /* a key collision */
             return hi - lo;
         }
-        if (o->side == side)
+        if (c->nd_side[u] == side)
             continue;
-        ox[m] = o->dx;
-        oy[m] = o->dy;
-        oout[m++] = o->out;
+        ox[m] = c->nd_dx[u];
+        oy[m] = c->nd_dy[u];
+        oout[m++] = c->nd_out[u];
     }
     int lab = m > 0 ? vsg_ref_sector_label(vx, vy, dx, dy, out, m, ox, oy, oout) : -1;
     if (lab <= 0)
         VSG_OR_U32(c->why + p, VSG_REF_BAD_NODE);
     else
-        c->end_label[me->e] = (int8_t)lab;
+        c->end_label[c->nd_idx[t]] = (int8_t)lab;
     return (hi - lo) * (hi - lo);
 }
 
@@ -1097,7 +1072,7 @@ VSG_HD int64_t vsg_ref_item(const vsg_ref_ctx *c, int s, int64_t i)
         vsg_ref_node_key(c, i);
         return 1;
     case VSG_REF_NODE_PACK:
-        vsg_ref_node_pack_end(c, i);
+        vsg_ref_node_pack(c->nd_all, c->nd_flag, c->nd_off, c->nd_key, c->nd_idx, i);
         return 1;
     case VSG_REF_NODE_INFO:
         vsg_ref_node_info(c, i);

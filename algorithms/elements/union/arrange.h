@@ -60,17 +60,6 @@
 #include "elements/filter/bounds.h"
 #include "elements/overlay/refine_steps.h"   /* vsg_ref_side, VSG_REF_PC_* */
 
-/* A piece end at a node, as its label and its node's other entries read
- * it: one record, so that the sort's permutation moves it by one gather. */
-typedef struct {
-    double vx, vy;                 /* the node                             */
-    double dx, dy;                 /* the piece's other end                */
-    int64_t m;                     /* the member, -1: none                 */
-    int64_t g;                     /* its group, -1: none                  */
-    int64_t e;                     /* the end (2 q + z)                    */
-    int8_t out;                    /* the piece leaves the node            */
-} vsg_arr_nd;
-
 typedef struct {
     vsg_ref_side sd;               /* the members: rings oriented, chunks  */
     const int64_t *group_of;       /* n_geoms                              */
@@ -107,12 +96,13 @@ typedef struct {
     int64_t *nd_flag, *nd_off;
     int64_t n_nd;
     uint64_t *nd_all, *nd_key;
-    int64_t *nd_idx;               /* sorted: the end's packed position    */
-    int64_t *end_pos;              /* 2 n_pc: the end's sorted place, -1   */
-    vsg_arr_nd *nd_pk;             /* packed (end order): NODE_PACK        */
-    vsg_arr_nd *nd;                /* sorted: NODE_INFO                    */
+    int64_t *nd_idx, *end_pos;     /* sorted: the end; the end's place     */
+    int64_t *nd_m;                 /* sorted: the end's member             */
     int64_t *end_mo;               /* 2 n_pc: the end's member * 2 + 1 where it
                                       leaves the node; -1: no member      */
+    double *nd_vx, *nd_vy;         /* sorted: the node                     */
+    double *nd_dx, *nd_dy;         /* sorted: its piece's other end        */
+    int8_t *nd_out;                /* sorted: it leaves the node           */
     int8_t *end_in;                /* members there whose interior holds it */
     uint8_t *end_lose;             /* a member there takes it from M       */
     /* depth */
@@ -489,32 +479,23 @@ VSG_HD int vsg_arr_node_run(const vsg_arr_ctx *c, int64_t t, int64_t *lo, int64_
     return !((*lo > 0 && c->nd_key[*lo - 1] == h) || (*hi < n && c->nd_key[*hi] == h));
 }
 
-/* End e, packed at its node position off[e] with its key, and with what
- * its label and its node's other entries read of it (read here in end
- * order, where the pieces' arrays are read in order). The sort's value is
- * that position, which NODE_INFO follows. */
-VSG_HD void vsg_arr_node_pack_end(const vsg_arr_ctx *c, int64_t e)
-{
-    if (!c->nd_flag[e])
-        return;
-    int64_t t = c->nd_off[e];
-    vsg_arr_nd r;
-    int out;
-    vsg_arr_end(c, e, &r.vx, &r.vy, &r.dx, &r.dy, &out, &r.m, &r.g);
-    r.e = e;
-    r.out = (int8_t)out;
-    c->nd_key[t] = c->nd_all[e];
-    c->nd_idx[t] = t;
-    c->nd_pk[t] = r;
-}
-
-/* Sorted node entry t: its record, moved from its packed position (the
- * sort's value), and its end's place. */
+/* Sorted node entry t: what its label and its run's other entries read
+ * of it, side by side (member, the node, the direction it leaves by,
+ * whether it leaves), and its place. The one gather of the end's piece
+ * by its index: the entries' later reads are of these sorted arrays. */
 VSG_HD void vsg_arr_node_info(const vsg_arr_ctx *c, int64_t t)
 {
-    vsg_arr_nd r = c->nd_pk[c->nd_idx[t]];
-    c->nd[t] = r;
-    c->end_pos[r.e] = t;
+    int64_t e = c->nd_idx[t], m, grp;
+    double vx, vy, dx, dy;
+    int out;
+    vsg_arr_end(c, e, &vx, &vy, &dx, &dy, &out, &m, &grp);
+    c->end_pos[e] = t;
+    c->nd_m[t] = m;
+    c->nd_vx[t] = vx;
+    c->nd_vy[t] = vy;
+    c->nd_dx[t] = dx;
+    c->nd_dy[t] = dy;
+    c->nd_out[t] = (int8_t)out;
 }
 
 /* Sorted node entry t: its end read against every other member at the
@@ -523,13 +504,14 @@ VSG_HD void vsg_arr_node_info(const vsg_arr_ctx *c, int64_t t)
  * run's points are then all checked). Returns its work. */
 VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
 {
-    const vsg_arr_nd *me = c->nd + t;
-    int64_t lo, hi, e = me->e, m = me->m, grp = me->g;
-    double vx = me->vx, vy = me->vy, dx = me->dx, dy = me->dy;
-    int out = me->out;
+    int64_t lo, hi, e = c->nd_idx[t], m = c->nd_m[t];
+    double vx = c->nd_vx[t], vy = c->nd_vy[t];
+    double dx = c->nd_dx[t], dy = c->nd_dy[t];
+    int out = c->nd_out[t];
+    int64_t grp = m >= 0 ? c->group_of[m] : -1;
     if (t > 0 && c->nd_key[t - 1] == c->nd_key[t]) {
-        const vsg_arr_nd *pr = c->nd + t - 1;
-        if (pr->g != grp || !vsg_cov_same(pr->vx, pr->vy, vx, vy))
+        int64_t m2 = c->nd_m[t - 1], g2 = m2 >= 0 ? c->group_of[m2] : -1;
+        if (g2 != grp || !vsg_cov_same(c->nd_vx[t - 1], c->nd_vy[t - 1], vx, vy))
             vsg_arr_bad(c, grp, VSG_REF_BAD_NODE);
     }
     if (!vsg_arr_node_run(c, t, &lo, &hi)) {
@@ -538,7 +520,7 @@ VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
     }
     int in = 0, lose = 0, own = 0;
     for (int64_t u = lo; u < hi; u++) {
-        int64_t m2 = c->nd[u].m;
+        int64_t m2 = c->nd_m[u];
         if (m2 == m) {
             own++;
             continue;
@@ -546,17 +528,17 @@ VSG_HD int64_t vsg_arr_node_label(const vsg_arr_ctx *c, int64_t t)
         /* the first entry of member m2 in the run reads all of m2's ends */
         int seen = 0;
         for (int64_t w = lo; w < u && !seen; w++)
-            seen = c->nd[w].m == m2;
+            seen = c->nd_m[w] == m2;
         if (seen)
             continue;
         double rx[VSG_REF_MAX_DEGREE], ry[VSG_REF_MAX_DEGREE];
         int rout[VSG_REF_MAX_DEGREE], n = 0;
         for (int64_t w = u; w < hi; w++) {
-            if (c->nd[w].m != m2)
+            if (c->nd_m[w] != m2)
                 continue;
-            rx[n] = c->nd[w].dx;
-            ry[n] = c->nd[w].dy;
-            rout[n++] = c->nd[w].out;
+            rx[n] = c->nd_dx[w];
+            ry[n] = c->nd_dy[w];
+            rout[n++] = c->nd_out[w];
         }
         int lab = vsg_ref_sector_label(vx, vy, dx, dy, out, n, rx, ry, rout);
         if (lab <= 0) {
@@ -638,7 +620,7 @@ VSG_HD int vsg_arr_at_node(const vsg_arr_ctx *c, int64_t t, int64_t n)
         return 0;
     vsg_arr_node_run(c, t, &lo, &hi);
     for (int64_t u = lo; u < hi; u++)
-        if (c->nd[u].m == n)
+        if (c->nd_m[u] == n)
             return 1;
     return 0;
 }
@@ -814,7 +796,7 @@ VSG_HD int64_t vsg_arr_item(const vsg_arr_ctx *c, int s, int64_t i)
         vsg_arr_node_key(c, i);
         return 1;
     case VSG_ARR_NODE_PACK:
-        vsg_arr_node_pack_end(c, i);
+        vsg_ref_node_pack(c->nd_all, c->nd_flag, c->nd_off, c->nd_key, c->nd_idx, i);
         return 1;
     case VSG_ARR_NODE_INFO:
         vsg_arr_node_info(c, i);

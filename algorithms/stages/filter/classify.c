@@ -120,8 +120,9 @@ static vsg_status step_chunk_pairs(vsg_exec *x, const vsg_cls_side *a, const vsg
                                           pairs->b, pairs->n, bits));
     int64_t most = 0;
     for (int64_t i = 0; i < cp->n; i++) {
-        int64_t w = vsg_cls_chunk_pair(a, cp->a[i], b, cp->b[i], pairs->a, pairs->b, pairs->n,
-                                       bits);
+        int64_t w = vsg_cls_chunk_pair(&a->v, a->ring_chunk, a->chunk_geom, a->ok, cp->a[i],
+                                       &b->v, b->ring_chunk, b->chunk_geom, b->ok, cp->b[i],
+                                       pairs->a, pairs->b, pairs->n, bits);
         most = w > most ? w : most;
     }
     vsg_exec_note_work(x, most);

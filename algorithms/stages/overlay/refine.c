@@ -452,10 +452,15 @@ static vsg_status labels(vsg_exec *x, vsg_ref_ctx *c, vsg_scratch *s)
     TRY(vsg_scan_total(x, c->nd_flag, c->nd_off, 2 * np, &c->n_nd));
     TRY(get(x, s, (size_t)c->n_nd * sizeof(uint64_t), &c->nd_key));
     TRY(get(x, s, (size_t)c->n_nd * I64, &c->nd_idx));
-    TRY(get(x, s, (size_t)c->n_nd * sizeof *c->nd_pk, &c->nd_pk));
     TRY(step(x, c, VSG_REF_NODE_PACK, 2 * np));
     TRY(vsg_exec_sort_u64_i64(x, c->nd_key, c->nd_idx, c->n_nd, VSG_NODE_KEY_BITS));
-    TRY(get(x, s, (size_t)c->n_nd * sizeof *c->nd, &c->nd));
+    TRY(get(x, s, (size_t)c->n_nd * I64, &c->nd_p));
+    TRY(get(x, s, (size_t)c->n_nd, &c->nd_side));
+    TRY(get(x, s, (size_t)c->n_nd, &c->nd_out));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_vx));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_vy));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_dx));
+    TRY(get(x, s, (size_t)c->n_nd * F64, &c->nd_dy));
     TRY(step(x, c, VSG_REF_NODE_INFO, c->n_nd));
     TRY(step(x, c, VSG_REF_NODE_LABEL, c->n_nd));
     TRY(get(x, s, (size_t)np, &c->val));
