@@ -46,7 +46,11 @@ static uint64_t rng_next(void)   /* splitmix64 */
 
 static vsg_gpu *open_gpu(int64_t limit, int oom_safety, int managed)
 {
-    vsg_gpu_settings a = {0, limit, oom_safety, managed, 0, 0};
+    vsg_gpu_settings a;
+    vsg_gpu_settings_init(&a);
+    a.pool_limit = limit;
+    a.oom_safety = oom_safety;
+    a.managed = managed;
     vsg_gpu *g = NULL;
     char msg[256] = "";
     if (vsg_gpu_open(&a, &g, msg, sizeof msg) != VSG_OK) {
@@ -72,7 +76,9 @@ static int names_file_and_line(const char *msg, const char *file)
 
 static void device_out_of_range_is_no_gpu(void)
 {
-    vsg_gpu_settings a = {999, 0, 0, 0, 0, 0};
+    vsg_gpu_settings a;
+    vsg_gpu_settings_init(&a);
+    a.device = 999;
     vsg_gpu *g = (vsg_gpu *)1;
     char msg[256] = "";
     CHECK(vsg_gpu_open(&a, &g, msg, sizeof msg) == VSG_ERR_NO_GPU);
