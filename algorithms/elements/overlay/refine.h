@@ -284,6 +284,22 @@ VSG_HD void vsg_ref_node_pack(const uint64_t *all, const int64_t *flag, const in
     }
 }
 
+/* The run of equal sorted keys around position q, [lo, hi), looked for no
+ * further than max entries: 1 when it holds at most max, 0 when it is
+ * longer (then [lo, hi) is max + 1 of it). */
+VSG_HD int vsg_key_run(const uint64_t *key, int64_t n, int64_t q, int64_t max, int64_t *lo,
+                       int64_t *hi)
+{
+    uint64_t k = key[q];
+    *lo = q;
+    *hi = q + 1;
+    while (*lo > 0 && key[*lo - 1] == k && *hi - *lo <= max)
+        (*lo)--;
+    while (*hi < n && key[*hi] == k && *hi - *lo <= max)
+        (*hi)++;
+    return *hi - *lo <= max;
+}
+
 /* ---- events: nodes of the segment pairs of one chunk pair ------------------ */
 
 /* Whether (ax, ay) comes after (bx, by), x then y. */

@@ -461,12 +461,8 @@ VSG_HD int64_t vsg_ref_ev_order(const vsg_ref_ctx *c, int64_t q)
         c->ev_split[q] = e;
         return 1;
     }
-    int64_t lo = q, hi = q + 1;
-    while (lo > 0 && c->ev_key[lo - 1] == in && hi - lo <= VSG_REF_EV_RUN)
-        lo--;
-    while (hi < c->n_ev && c->ev_key[hi] == in && hi - lo <= VSG_REF_EV_RUN)
-        hi++;
-    if (hi - lo > VSG_REF_EV_RUN) {
+    int64_t lo, hi;
+    if (!vsg_key_run(c->ev_key, c->n_ev, q, VSG_REF_EV_RUN, &lo, &hi)) {
         *c->ev_long = 1;   /* every writer stores the same value */
         return hi - lo;
     }

@@ -313,14 +313,8 @@ VSG_HD uint64_t vsg_arr_pos(const vsg_arr_ctx *c, int64_t e)
  * caller takes the two sorts instead. */
 VSG_HD int64_t vsg_arr_ev_order(const vsg_arr_ctx *c, int64_t q)
 {
-    uint64_t k = c->ev_key[q];
-    int64_t e = c->ev_idx[q];
-    int64_t lo = q, hi = q + 1;
-    while (lo > 0 && c->ev_key[lo - 1] == k && hi - lo <= VSG_REF_EV_RUN)
-        lo--;
-    while (hi < c->n_ev && c->ev_key[hi] == k && hi - lo <= VSG_REF_EV_RUN)
-        hi++;
-    if (hi - lo > VSG_REF_EV_RUN) {
+    int64_t e = c->ev_idx[q], lo, hi;
+    if (!vsg_key_run(c->ev_key, c->n_ev, q, VSG_REF_EV_RUN, &lo, &hi)) {
         *c->ev_long = 1;   /* every writer stores the same value */
         return hi - lo;
     }
