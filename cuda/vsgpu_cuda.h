@@ -33,14 +33,15 @@ int vsg_cuda_probe(char *msg, size_t msg_len);
  * thread does, in the background); otherwise vsg_cuda_probe's answer. */
 int vsg_cuda_probe_quick(char *msg, size_t msg_len);
 
-/* Starts CUDA on a helper thread (once per process) so that its start-up
- * overlaps with other work; vsg_cuda_warmup_wait joins it. With
- * reserve_bytes > 0 the thread also makes the next statement's memory pool
- * and grows it to that many bytes, at most a quarter of the device's free
- * memory (vsg_gpu_open takes it; a statement that
- * did not open the device drops it: vsg_cuda_warm_pool_drop, which also
- * joins). All are safe to call any number of times, and without a driver. */
-void vsg_cuda_warmup_start(int device, int64_t reserve_bytes);
+/* Starts CUDA on s's device on a helper thread (once per process) so that
+ * its start-up overlaps with other work; vsg_cuda_warmup_wait joins it.
+ * With a pool reserve in s the thread also makes the next statement's
+ * memory pool and grows it to the reserve, at most the pool limit and a
+ * quarter of the device's free memory, none with managed memory
+ * (vsg_gpu_open takes it; a statement that did not open the device drops
+ * it: vsg_cuda_warm_pool_drop, which also joins). All are safe to call any
+ * number of times, and without a driver. */
+void vsg_cuda_warmup_start(const vsg_gpu_settings *s);
 void vsg_cuda_warmup_wait(void);
 void vsg_cuda_warm_pool_drop(void);
 

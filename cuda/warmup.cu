@@ -99,16 +99,25 @@ void drop_pool()
         g_pool_device = -1;
     }
 }
+
+/* The reserve s asks for: none with managed memory, at most the limit
+ * (the free memory's quarter is the thread's to find). */
+int64_t reserve_of(const vsg_gpu_settings *s)
+{
+    int64_t r = s->managed || s->pool_reserve < 0 ? 0 : s->pool_reserve;
+    return s->pool_limit > 0 && r > s->pool_limit ? s->pool_limit : r;
+}
 }  // namespace
 
-extern "C" void vsg_cuda_warmup_start(int device, int64_t reserve_bytes)
+extern "C" void vsg_cuda_warmup_start(const vsg_gpu_settings *s)
 {
+    const int64_t reserve_bytes = reserve_of(s);
     pthread_mutex_lock(&g_lock);
     if (!g_started && (!g_done || reserve_bytes > 0))
     {
         drop_pool();
-        g_device = device;
-        g_reserve = reserve_bytes > 0 ? reserve_bytes : 0;
+        g_device = s->device;
+        g_reserve = reserve_bytes;
         g_loads = !g_done;
         g_started = pthread_create(&g_thread, nullptr, warm, nullptr) == 0;
         g_done = true;

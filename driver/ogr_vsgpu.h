@@ -70,7 +70,7 @@ struct Options
     bool batch_size_set = false; /* BATCH_SIZE given, not the default */
     std::string profile_path; /* VSGPU_PROFILE, "" when unset */
     /* the GPU pipeline (docs/gpu-runtime.md): device and memory tiers */
-    vsg_gpu_settings gpu{0, 0, 0, 0, 0, 0, 0};
+    vsg_gpu_settings gpu{}; /* every field zero; the options set them */
     bool gpu_backend_host = false; /* VSGPU_GPU_BACKEND=HOST (tests) */
     GIntBig gpu_min_rows = -1;     /* VSGPU_GPU_MIN_ROWS, -1: measured */
     GIntBig gpu_min_bytes = -1;    /* VSGPU_GPU_MIN_BYTES, -1: measured */

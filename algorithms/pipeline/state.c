@@ -147,13 +147,8 @@ void vsg_gpu_note_rerun(vsg_engine *e, int64_t rows, const char *why)
 void vsg_gpu_prestart(vsg_engine *e)
 {
 #ifdef VSGPU_HAVE_CUDA
-    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA) {
-        const vsg_gpu_settings *s = &e->opts.gpu.settings;
-        int64_t reserve = s->managed ? 0 : s->pool_reserve;
-        if (s->pool_limit > 0 && reserve > s->pool_limit)
-            reserve = s->pool_limit;
-        vsg_cuda_warmup_start(s->device, reserve);
-    }
+    if (e->opts.gpu.enabled && e->opts.gpu.backend == VSG_GPU_BACKEND_CUDA)
+        vsg_cuda_warmup_start(&e->opts.gpu.settings);
 #else
     (void)e;
 #endif

@@ -109,7 +109,10 @@ static int primary_statement(size_t bytes, int hold, double *t)
         if (retain)
             retain(&ctx, 0);
     }
-    vsg_cuda_warmup_start(0, 0);
+    vsg_gpu_settings ws;
+    vsg_gpu_settings_init(&ws);
+    ws.pool_reserve = 0;
+    vsg_cuda_warmup_start(&ws);
     vsg_cuda_warmup_wait();
     *t = part("warmup", *t);
 

@@ -68,12 +68,13 @@ static int pass(vsg_gpu *g, int k)
 int main(int argc, char **argv)
 {
     const long long reserve = argc > 1 ? strtoll(argv[1], NULL, 10) : 0;
-    double t = now();
-    vsg_cuda_warmup_start(0, reserve);
-    vsg_cuda_warmup_wait();
-    printf("part warmup %.5f\n", now() - t);
     vsg_gpu_settings s;
     vsg_gpu_settings_init(&s);
+    s.pool_reserve = reserve;
+    double t = now();
+    vsg_cuda_warmup_start(&s);
+    vsg_cuda_warmup_wait();
+    printf("part warmup %.5f\n", now() - t);
     vsg_gpu *g = NULL;
     char msg[256] = "";
     t = now();
